@@ -1,0 +1,127 @@
+// Configuration: reads environment variables once, validates every one, and reports all bad values together.
+// Owns the names and defaults of every setting (the README lists them). Must not read files or open connections.
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Limits {
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+  maxItems: number;
+  maxCustomFields: number;
+  /** Longest `notes` / `terms`. */
+  maxLongText: number;
+  /** Longest other string. */
+  maxText: number;
+  /** Largest absolute value of any number. */
+  maxAmount: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  nodeEnv: string;
+  production: boolean;
+  sqlitePath: string;
+  redisUrl: string | undefined;
+  chromiumPath: string;
+  ublXsdDir: string;
+  logLevel: string;
+  logoAllowPrivate: boolean;
+  logoTimeoutMs: number;
+  logoMaxBytes: number;
+  /** IANA zone used for "today" when a request omits `date`. */
+  timeZone: string;
+  renderConcurrency: number;
+  renderQueueLimit: number;
+  renderTimeoutMs: number;
+  /** Recycle the browser after this many renders (0 = never). */
+  browserMaxRenders: number;
+  limits: Limits;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const PROJECT_ROOT = path.resolve(__dirname, path.basename(path.dirname(__dirname)) === 'dist' ? '../..' : '..');
+
+export function projectRoot(): string {
+  return PROJECT_ROOT;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string): string => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (/^(true|1|yes)$/i.test(raw)) return true;
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+
+  const nodeEnv = str('NODE_ENV', 'development');
+  const logLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+  const timeZone = str('DOCUMENT_TIME_ZONE', 'UTC');
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+  } catch {
+    problems.push(`DOCUMENT_TIME_ZONE must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}"`);
+  }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/|^unix:\/\//.test(redisUrl)) {
+    problems.push(`REDIS_URL must start with redis://, rediss:// or unix://, got "${redisUrl}"`);
+  }
+
+  const config: Config = {
+    port: int('PORT', 3000, 0, 65535),
+    host: str('HOST', '0.0.0.0'),
+    nodeEnv,
+    production: nodeEnv === 'production',
+    sqlitePath: path.resolve(str('SQLITE_PATH', './data/service.db')),
+    redisUrl,
+    chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium-headless-shell'),
+    ublXsdDir: path.resolve(str('UBL_XSD_DIR', path.join(PROJECT_ROOT, '..', 'shared', 'standards', 'ubl-2.1', 'xsdrt'))),
+    logLevel,
+    logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
+    logoTimeoutMs: int('LOGO_TIMEOUT_MS', 5000, 100, 60000),
+    logoMaxBytes: int('LOGO_MAX_BYTES', 2 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+    timeZone,
+    renderConcurrency: int('RENDER_CONCURRENCY', Math.max(1, Math.min(os.availableParallelism(), 8)), 1, 64),
+    renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
+    renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
+    browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
+    limits: {
+      maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxItems: int('MAX_ITEMS', 1000, 1, 100000),
+      maxCustomFields: int('MAX_CUSTOM_FIELDS', 50, 0, 10000),
+      maxLongText: int('MAX_NOTES_LENGTH', 10000, 1, 1_000_000),
+      maxText: int('MAX_TEXT_LENGTH', 2000, 1, 1_000_000),
+      maxAmount: int('MAX_AMOUNT', 1e12, 1, Number.MAX_SAFE_INTEGER),
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,109 @@
+// The validated document: the one shape every later stage (totals, HTML, UBL) reads.
+// Owns the list of types and the TypeScript view of the request after validation. No I/O, no engine imports.
+
+export const DOCUMENT_TYPES = [
+  'invoice',
+  'receipt',
+  'credit_note',
+  'quote',
+  'estimate',
+  'proforma_invoice',
+  'purchase_order',
+  'sales_order',
+  'statement',
+  'timesheet',
+  'work_order',
+  'packing_slip',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export function isDocumentType(value: unknown): value is DocumentType {
+  return typeof value === 'string' && (DOCUMENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The 21 template parameters plus the statement/timesheet column headers. */
+export const LABEL_KEYS = [
+  'header',
+  'to_title',
+  'ship_to_title',
+  'number_title',
+  'date_title',
+  'payment_terms_title',
+  'due_date_title',
+  'purchase_order_title',
+  'quantity_header',
+  'item_header',
+  'unit_cost_header',
+  'amount_header',
+  'subtotal_title',
+  'discounts_title',
+  'tax_title',
+  'shipping_title',
+  'total_title',
+  'amount_paid_title',
+  'balance_title',
+  'terms_title',
+  'notes_title',
+  'date_header',
+  'reference_header',
+  'charges_header',
+  'payments_header',
+  'payments_title',
+] as const;
+export type LabelKey = (typeof LABEL_KEYS)[number];
+
+/** `true`: flat amount; `'%'`: percent rate; `false`: off. */
+export type SubtotalMode = boolean | '%';
+
+export interface LineItem {
+  name?: string;
+  quantity?: number;
+  unit_cost?: number;
+  description?: string;
+  date?: string;
+  reference?: string;
+  payment?: number;
+}
+
+export interface CustomField {
+  name: string;
+  value?: string;
+}
+
+export interface PaymentMethod {
+  type: 'url';
+  name: string;
+  url: string;
+}
+
+export interface DocumentRequest {
+  type: DocumentType;
+  theme: 'classic' | 'slate';
+  page_size: 'letter' | 'a4';
+  logo?: string;
+  from: string;
+  to: string;
+  ship_to?: string;
+  number?: string;
+  /** ISO 4217, upper case. */
+  currency: string;
+  custom_fields: CustomField[];
+  date?: string;
+  items: LineItem[];
+  fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
+  discounts?: number;
+  tax?: number;
+  shipping?: number;
+  notes?: string;
+  terms?: string;
+  purchase_order?: string;
+  payment_terms?: string;
+  due_date?: string;
+  amount_paid?: number;
+  amount_refunded?: number;
+  payment_methods: PaymentMethod[];
+  /** Title and header overrides sent in the request (template parameters). */
+  labels: Partial<Record<LabelKey, string>>;
+  /** Structured e-invoice data (decisions §8); only the UBL output reads it. */
+  e_invoice?: Record<string, unknown>;
+}

@@ -1,0 +1,59 @@
+// Request clean-up that JSON Schema cannot express, run before validation (decisions §1):
+// empty strings and nulls count as absent, the legacy title alias, `fields.*` strings, currency case.
+// Must not reject anything: every rejection comes from the schemas, so that all problems are reported together.
+
+type Json = unknown;
+
+/** Returns a copy of `value` without null or empty-string members, at any depth. */
+function dropAbsent(value: Json): Json {
+  if (Array.isArray(value)) {
+    return value.map((v) => dropAbsent(v));
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const [key, v] of Object.entries(value as Record<string, Json>)) {
+      if (v === null || v === '' || v === undefined) continue;
+      out[key] = dropAbsent(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+const TOGGLE_STRINGS: Record<string, boolean | '%'> = { true: true, false: false, '%': '%' };
+
+export function normalizeRequest(body: Record<string, Json>): Record<string, Json> {
+  const doc = dropAbsent(body) as Record<string, Json>;
+
+  // A form body of a single line item may arrive as an object keyed by index; qs makes arrays
+  // only up to its arrayLimit, so a very large index turns the list into an object.
+  for (const listKey of ['items', 'custom_fields', 'payment_methods']) {
+    const list = doc[listKey];
+    if (list && typeof list === 'object' && !Array.isArray(list)) {
+      const keys = Object.keys(list);
+      if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
+        doc[listKey] = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (list as Record<string, Json>)[k]);
+      }
+    }
+  }
+
+  if (doc.invoice_number_title !== undefined && doc.number_title === undefined) {
+    doc.number_title = doc.invoice_number_title;
+  }
+  delete doc.invoice_number_title;
+
+  const fields = doc.fields;
+  if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
+    const f = fields as Record<string, Json>;
+    for (const key of ['tax', 'discounts', 'shipping']) {
+      const v = f[key];
+      if (typeof v === 'string' && v.trim().toLowerCase() in TOGGLE_STRINGS) {
+        f[key] = TOGGLE_STRINGS[v.trim().toLowerCase()];
+      }
+    }
+  }
+
+  if (typeof doc.currency === 'string') doc.currency = doc.currency.trim().toUpperCase();
+  if (typeof doc.type === 'string') doc.type = doc.type.trim().toLowerCase();
+  return doc;
+}

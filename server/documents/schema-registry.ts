@@ -1,0 +1,144 @@
+// The JSON Schema files in schemas/: loaded, adjusted to the configured limits and compiled once at start-up.
+// This is the only module that imports ajv. A missing or broken schema file stops start-up with every problem listed.
+// Must not know about HTTP or rendering.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Limits } from '../config';
+import { isCurrencyCode } from '../money/currency';
+import { DOCUMENT_TYPES, type DocumentType } from './model';
+
+export class SchemaLoadError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The schemas could not be loaded:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'SchemaLoadError';
+  }
+}
+
+export interface TypeSchema {
+  type: DocumentType;
+  validate: ValidateFunction;
+  /** Top-level fields this type accepts (anything else is ignored, as unknown fields are). */
+  accepted: ReadonlySet<string>;
+  /** Fields interface.md says this type does not accept: sending a non-empty value is a 400. */
+  refused: ReadonlySet<string>;
+}
+
+export interface SchemaRegistry {
+  get(type: DocumentType): TypeSchema;
+  /** The schema files as loaded (with the configured limits), for the OpenAPI description. */
+  raw(): ReadonlyMap<string, object>;
+}
+
+type SchemaNode = Record<string, unknown>;
+
+/** Puts the configured bounds into every schema node marked `x-limit`. */
+function applyLimits(node: unknown, limits: Limits): void {
+  if (Array.isArray(node)) {
+    node.forEach((n) => applyLimits(n, limits));
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const n = node as SchemaNode;
+  const key = n['x-limit'];
+  if (typeof key === 'string' && key in limits) {
+    const value = limits[key as keyof Limits];
+    if ('maxLength' in n) n.maxLength = value;
+    if ('maxItems' in n) n.maxItems = value;
+    if ('maximum' in n) n.maximum = value;
+    if (typeof n.minimum === 'number' && n.minimum < 0) n.minimum = -value;
+  }
+  for (const child of Object.values(n)) applyLimits(child, limits);
+}
+
+function isEmptyValue(data: unknown): boolean {
+  return (
+    data === 0 ||
+    data === '0' ||
+    data === false ||
+    (Array.isArray(data) && data.length === 0) ||
+    (typeof data === 'object' && data !== null && Object.keys(data).length === 0)
+  );
+}
+
+function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
+  addFormats(ajv, ['uri']);
+  ajv.addFormat('currency', { type: 'string', validate: (code: string) => isCurrencyCode(code) });
+  ajv.addVocabulary(['x-limit', 'x-message']);
+  ajv.addKeyword({
+    keyword: 'notAccepted',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function notAccepted(schema: boolean, data: unknown) {
+      return !schema || isEmptyValue(data);
+    },
+  });
+  return ajv;
+}
+
+export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
+  const problems: string[] = [];
+  const raw = new Map<string, object>();
+  let files: string[] = [];
+  try {
+    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch (err) {
+    throw new SchemaLoadError([`cannot read the schema folder ${dir}: ${(err as Error).message}`]);
+  }
+  for (const file of files) {
+    try {
+      const parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as SchemaNode;
+      applyLimits(parsed, limits);
+      raw.set(file.replace(/\.json$/, ''), parsed);
+    } catch (err) {
+      problems.push(`${file}: ${(err as Error).message}`);
+    }
+  }
+  const ajv = createAjv();
+  const common = raw.get('common') as SchemaNode | undefined;
+  if (!common) problems.push(`common.json is missing from ${dir}`);
+  else {
+    try {
+      ajv.addSchema(common);
+    } catch (err) {
+      problems.push(`common.json: ${(err as Error).message}`);
+    }
+  }
+  const documentDef = ((common?.definitions as SchemaNode | undefined)?.document ?? {}) as SchemaNode;
+  const labelsDef = ((common?.definitions as SchemaNode | undefined)?.labels ?? {}) as SchemaNode;
+  const shared = [
+    ...Object.keys((documentDef.properties as SchemaNode | undefined) ?? {}),
+    ...Object.keys((labelsDef.properties as SchemaNode | undefined) ?? {}),
+  ];
+
+  const types = new Map<DocumentType, TypeSchema>();
+  for (const type of DOCUMENT_TYPES) {
+    const schema = raw.get(type) as SchemaNode | undefined;
+    if (!schema) {
+      problems.push(`${type}.json is missing from ${dir} (one schema file per document type)`);
+      continue;
+    }
+    try {
+      const validate = ajv.compile(schema);
+      const own = (schema.properties as Record<string, SchemaNode> | undefined) ?? {};
+      const refused = new Set(Object.keys(own).filter((k) => own[k]?.notAccepted === true));
+      const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
+      types.set(type, { type, validate, accepted, refused });
+    } catch (err) {
+      problems.push(`${type}.json: ${(err as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new SchemaLoadError(problems);
+  return {
+    get(type) {
+      const schema = types.get(type);
+      if (!schema) throw new Error(`no schema for ${type}`);
+      return schema;
+    },
+    raw: () => raw,
+  };
+}
+
+export type { ErrorObject };

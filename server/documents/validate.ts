@@ -1,0 +1,171 @@
+// Turns a parsed request body into a DocumentRequest, or a 400 that names every bad field (decisions §1).
+// Reads the type, normalizes, validates with the type's compiled schema, and keeps only the fields the type accepts.
+// Must not compute money or format anything.
+import { errors, type FieldProblem } from '../errors';
+import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
+import { normalizeRequest } from './normalize';
+import type { ErrorObject, SchemaRegistry } from './schema-registry';
+
+/** The most problems listed in `details`; a 1,000-line body with every line wrong stays readable. */
+const MAX_DETAILS = 100;
+
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  string: 'text',
+  object: 'an object',
+  array: 'a list',
+  boolean: 'true or false',
+  integer: 'a whole number',
+};
+
+/** `/items/3/quantity` → `items[3].quantity` */
+function fieldPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1);
+  if (child !== undefined) parts.push(child);
+  let out = '';
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(part) ? `[${part}]` : out === '' ? part : `.${part}`;
+  }
+  return out || '(body)';
+}
+
+function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefined {
+  const p = err.params as Record<string, unknown>;
+  const field = fieldPath(err.instancePath);
+  const schema = err.parentSchema as Record<string, unknown> | undefined;
+  switch (err.keyword) {
+    case 'required': {
+      const missing = fieldPath(err.instancePath, String(p.missingProperty));
+      if (missing === 'items') return { field: missing, message: 'items is required: send at least one line item' };
+      return { field: missing, message: `${missing} is required` };
+    }
+    case 'type': {
+      const want = String(p.type).split(',').map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+      return { field, message: `${field} must be ${want}` };
+    }
+    case 'minLength':
+    case 'pattern':
+      if (err.schemaPath.includes('requiredText') || (err.keyword === 'minLength' && p.limit === 1)) {
+        return { field, message: `${field} must not be empty` };
+      }
+      if (field === 'logo') return { field, message: 'logo must be an http(s) URL or a data:image/… URI' };
+      return { field, message: `${field} has an invalid format` };
+    case 'maxLength':
+      return { field, message: `${field} must be at most ${String(p.limit)} characters` };
+    case 'minItems':
+      if (field === 'items') return { field, message: 'items must contain at least one line item' };
+      return { field, message: `${field} must have at least ${String(p.limit)} entries` };
+    case 'maxItems':
+      return { field, message: `${field} must have at most ${String(p.limit)} ${field === 'items' ? 'line items' : 'entries'}` };
+    case 'minimum':
+      if (p.limit === 0) return { field, message: `${field} must not be negative` };
+      return { field, message: `${field} must be at least ${String(p.limit)}` };
+    case 'maximum':
+      if (err.schemaPath.includes('/then/')) {
+        return { field, message: `${field} must be at most 100 when fields.${field} is "%" (a percent rate)` };
+      }
+      return { field, message: `${field} must be at most ${String(p.limit)}` };
+    case 'enum':
+      return {
+        field,
+        message: `${field} must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? `"${v}"` : String(v))).join(', ')}`,
+      };
+    case 'const':
+      return { field, message: `${field} must be "${String(p.allowedValue)}"` };
+    case 'format':
+      if (p.format === 'currency') return { field, message: `${field} must be an ISO 4217 currency code such as USD, EUR or JPY` };
+      if (p.format === 'uri') return { field, message: `${field} must be an absolute URL` };
+      return { field, message: `${field} must be a valid ${String(p.format)}` };
+    case 'notAccepted':
+      return { field, message: `${field} is not accepted for type ${type}` };
+    case 'anyOf': {
+      const hint = schema?.['x-message'];
+      return { field, message: `${field} ${typeof hint === 'string' ? hint : 'is not valid'}` };
+    }
+    case 'if':
+    case 'allOf':
+      return undefined;
+    default:
+      return { field, message: `${field} ${err.message ?? 'is not valid'}` };
+  }
+}
+
+function toProblems(errs: ErrorObject[], type: DocumentType): FieldProblem[] {
+  // anyOf reports each failed branch and then itself; keep only the anyOf summary.
+  const anyOfPaths = errs.filter((e) => e.keyword === 'anyOf').map((e) => `${e.instancePath}|${e.schemaPath}/`);
+  const seen = new Set<string>();
+  const out: FieldProblem[] = [];
+  for (const err of errs) {
+    if (anyOfPaths.some((key) => { const [inst, sp] = key.split('|'); return err.instancePath === inst && err.schemaPath.startsWith(sp!); })) continue;
+    const problem = describe(err, type);
+    if (!problem) continue;
+    const key = `${problem.field}|${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(problem);
+  }
+  return out;
+}
+
+export interface ValidateOptions {
+  /** The type to use when the body has none. */
+  defaultType?: DocumentType;
+}
+
+export function validateDocument(registry: SchemaRegistry, body: unknown, options: ValidateOptions = {}): DocumentRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
+  const doc = normalizeRequest(body as Record<string, unknown>);
+  const rawType = doc.type ?? options.defaultType ?? 'invoice';
+  if (!isDocumentType(rawType)) {
+    throw errors.validation([{ field: 'type', message: `type must be one of ${DOCUMENT_TYPES.join(', ')}` }]);
+  }
+  const schema = registry.get(rawType);
+  if (!schema.validate(doc)) {
+    const problems = toProblems(schema.validate.errors ?? [], rawType);
+    throw errors.validation(problems.slice(0, MAX_DETAILS));
+  }
+  return toDocument(doc, rawType, schema.accepted);
+}
+
+function toDocument(doc: Record<string, unknown>, type: DocumentType, accepted: ReadonlySet<string>): DocumentRequest {
+  const pick = <T>(key: string): T | undefined => (accepted.has(key) ? (doc[key] as T | undefined) : undefined);
+  const fields = (doc.fields ?? {}) as Record<string, unknown>;
+  const labels: DocumentRequest['labels'] = {};
+  for (const key of LABEL_KEYS) {
+    const v = pick<string>(key);
+    if (v !== undefined) labels[key] = v;
+  }
+  return {
+    type,
+    theme: pick<DocumentRequest['theme']>('theme') ?? 'classic',
+    page_size: pick<DocumentRequest['page_size']>('page_size') ?? 'letter',
+    logo: pick('logo'),
+    from: doc.from as string,
+    to: doc.to as string,
+    ship_to: pick('ship_to'),
+    number: pick('number'),
+    currency: pick<string>('currency') ?? 'USD',
+    custom_fields: pick('custom_fields') ?? [],
+    date: pick('date'),
+    items: doc.items as DocumentRequest['items'],
+    fields: {
+      tax: (fields.tax as DocumentRequest['fields']['tax'] | undefined) ?? '%',
+      discounts: (fields.discounts as DocumentRequest['fields']['discounts'] | undefined) ?? false,
+      shipping: (fields.shipping as DocumentRequest['fields']['shipping'] | undefined) ?? false,
+    },
+    discounts: pick('discounts'),
+    tax: pick('tax'),
+    shipping: pick('shipping'),
+    notes: pick('notes'),
+    terms: pick('terms'),
+    purchase_order: pick('purchase_order'),
+    payment_terms: pick('payment_terms'),
+    due_date: pick('due_date'),
+    amount_paid: pick('amount_paid'),
+    amount_refunded: pick('amount_refunded'),
+    payment_methods: pick('payment_methods') ?? [],
+    labels,
+    e_invoice: pick('e_invoice'),
+  };
+}

@@ -1,0 +1,141 @@
+// The HTTP surface: routes, body reading, request ids and access logs. The only place that imports express.
+// Order on the document routes: method (405) → API key (401) → body presence, type and size (400/415/413)
+// → parse and validate (400) → render. Errors go to errors-to-http.ts; no handler writes an error body itself.
+import crypto from 'node:crypto';
+import { create as contentDisposition } from 'content-disposition';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { errors } from '../errors';
+import type { KeyStore } from '../keys/key-store';
+import { isDocumentType } from '../documents/model';
+import { bodyKind } from '../documents/parse-body';
+import type { DocumentPipeline } from '../pipeline';
+import { requireApiKey } from './auth';
+import { errorHandler } from './errors-to-http';
+
+export interface AppDeps {
+  config: Pick<Config, 'limits'>;
+  pipeline: DocumentPipeline;
+  keys: KeyStore;
+  logger: Logger;
+  isReady: () => boolean;
+}
+
+const UBL_TYPES = new Set(['invoice', 'receipt', 'credit_note']);
+
+function requestIds(): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const id = incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : crypto.randomUUID();
+    res.locals.requestId = id;
+    res.set('X-Request-Id', id);
+    next();
+  };
+}
+
+/** One JSON line per request: ids, account, type, status, duration, sizes. Never a field value. */
+function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          account: res.locals.account,
+          type: res.locals.documentType,
+          error: res.locals.errorCode,
+          ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
+          bytesIn: Number(req.get('content-length') ?? 0),
+          bytesOut: Number(res.get('content-length') ?? 0),
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+/** 400 for an absent body, 415 for a type we do not parse; checked before the body is read. */
+function bodyPreconditions(): RequestHandler {
+  return (req, _res, next) => {
+    const length = req.get('content-length');
+    const chunked = req.get('transfer-encoding') !== undefined;
+    if (!chunked && (length === undefined || Number(length) === 0)) return next(errors.emptyBody());
+    bodyKind(req.get('content-type'));
+    next();
+  };
+}
+
+function rawBody(maxBodyBytes: number): RequestHandler {
+  return express.raw({ type: () => true, limit: maxBodyBytes, inflate: true });
+}
+
+function only(method: 'POST', path: string): RequestHandler {
+  return (req, _res, next) => {
+    if (req.method !== method) return next(errors.methodNotAllowed(req.method, path));
+    next();
+  };
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const { pipeline, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  app.use(helmet());
+  app.use(requestIds());
+  app.use(accessLog(logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', (_req, res) => {
+    const ready = deps.isReady();
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+
+  const documentRoute = [requireApiKey(deps.keys), bodyPreconditions(), rawBody(deps.config.limits.maxBodyBytes)];
+
+  const prepare = (req: Request, res: Response, allowedTypes?: ReadonlySet<string>) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const body = pipeline.parse(req.get('content-type'), raw);
+    if (allowedTypes) {
+      const sent = (body as { type?: unknown } | null)?.type;
+      const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
+      if (isDocumentType(type) && !allowedTypes.has(type)) throw errors.ublType(type);
+    }
+    const prepared = pipeline.prepare(body, req.get('accept-language'));
+    res.locals.documentType = prepared.doc.type;
+    res.set('Content-Language', prepared.locale.tag);
+    return prepared;
+  };
+
+  const logoLogger = (res: Response) => (reason: string) =>
+    logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
+
+  app.all('/', only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
+    const prepared = prepare(req, res);
+    const { pdf, filename } = await pipeline.renderPdf(prepared, logoLogger(res));
+    res
+      .status(200)
+      .set('Content-Type', 'application/pdf')
+      .set('Content-Disposition', contentDisposition(filename, { type: 'inline' }))
+      .set('Content-Length', String(pdf.byteLength))
+      .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+  });
+
+  app.all('/ubl', only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
+    prepare(req, res, UBL_TYPES);
+    throw errors.notImplemented('UBL output is not available yet on this server.');
+  });
+
+  app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));
+  app.use(errorHandler(logger, deps.config.limits.maxBodyBytes));
+  return app;
+}

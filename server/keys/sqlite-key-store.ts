@@ -1,0 +1,134 @@
+// The embedded key store: one SQLite file (better-sqlite3, WAL mode so that the CLI and the service can use it at once).
+// Holds accounts and hashed keys, never a key itself. Must not hold document content.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './api-key';
+import { KeyStoreError, type AuthResult, type KeyInfo, type KeyStore, type Plan } from './key-store';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  plan TEXT NOT NULL CHECK (plan IN ('free', 'paid')),
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  hash TEXT PRIMARY KEY,
+  prefix TEXT NOT NULL,
+  account_id INTEGER NOT NULL REFERENCES accounts(id),
+  active INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT
+);
+CREATE INDEX IF NOT EXISTS api_keys_prefix ON api_keys(prefix);
+`;
+
+/** last_used_at is written at most this often per key, to keep writes off the hot path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface KeyRow {
+  hash: string;
+  prefix: string;
+  active: number;
+  created_at: string;
+  last_used_at: string | null;
+  account: string;
+  plan: Plan;
+}
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly db: Database.Database;
+  private readonly byHash: Database.Statement<[string], KeyRow>;
+  private readonly touch: Database.Statement<[string, string]>;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec(SCHEMA);
+    const select = `SELECT k.hash, k.prefix, k.active, k.created_at, k.last_used_at, a.name AS account, a.plan
+                    FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
+    this.byHash = this.db.prepare(`${select} WHERE k.hash = ?`);
+    this.touch = this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE hash = ?');
+    this.selectAll = this.db.prepare(`${select} ORDER BY k.created_at, k.prefix`);
+    this.selectByAccount = this.db.prepare(`${select} WHERE a.name = ? ORDER BY k.created_at, k.prefix`);
+    this.selectByPrefix = this.db.prepare(`${select} WHERE k.prefix = ?`);
+  }
+
+  private readonly selectAll: Database.Statement<[], KeyRow>;
+  private readonly selectByAccount: Database.Statement<[string], KeyRow>;
+  private readonly selectByPrefix: Database.Statement<[string], KeyRow>;
+
+  async authenticate(key: string): Promise<AuthResult> {
+    if (!looksLikeApiKey(key)) return { status: 'unknown' };
+    const hash = hashApiKey(key);
+    const row = this.byHash.get(hash);
+    if (!row || !sameHash(row.hash, hash)) return { status: 'unknown' };
+    if (!row.active) return { status: 'inactive' };
+    const now = new Date();
+    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
+      this.touch.run(now.toISOString(), hash);
+    }
+    return { status: 'ok', account: row.account, plan: row.plan };
+  }
+
+  async createKey(account: string, plan?: Plan): Promise<{ key: string; info: KeyInfo }> {
+    const key = generateApiKey();
+    const now = new Date().toISOString();
+    const create = this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
+        .run(account, plan ?? 'free', now);
+      if (plan) this.db.prepare('UPDATE accounts SET plan = ? WHERE name = ?').run(plan, account);
+      const { id } = this.db.prepare('SELECT id FROM accounts WHERE name = ?').get(account) as { id: number };
+      this.db
+        .prepare('INSERT INTO api_keys (hash, prefix, account_id, active, created_at) VALUES (?, ?, ?, 1, ?)')
+        .run(hashApiKey(key), keyPrefix(key), id, now);
+    });
+    create();
+    return { key, info: toInfo(this.byHash.get(hashApiKey(key))!) };
+  }
+
+  async listKeys(account?: string): Promise<KeyInfo[]> {
+    return (account ? this.selectByAccount.all(account) : this.selectAll.all()).map(toInfo);
+  }
+
+  async revokeKey(keyOrPrefix: string): Promise<KeyInfo | undefined> {
+    let rows: KeyRow[];
+    if (looksLikeApiKey(keyOrPrefix)) {
+      const row = this.byHash.get(hashApiKey(keyOrPrefix));
+      rows = row ? [row] : [];
+    } else {
+      rows = this.selectByPrefix.all(keyOrPrefix);
+    }
+    if (rows.length > 1) {
+      throw new KeyStoreError(`${rows.length} keys start with ${keyOrPrefix}; give the whole key to revoke one of them`);
+    }
+    const row = rows[0];
+    if (!row) return undefined;
+    this.db.prepare('UPDATE api_keys SET active = 0 WHERE hash = ?').run(row.hash);
+    return { ...toInfo(row), active: false };
+  }
+
+  async countKeys(): Promise<number> {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toInfo(row: KeyRow): KeyInfo {
+  return {
+    prefix: row.prefix,
+    account: row.account,
+    plan: row.plan,
+    active: row.active === 1,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}

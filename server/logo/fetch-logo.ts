@@ -1,0 +1,129 @@
+// The logo: fetched by the server, never by the page (decisions §7), and handed to the template as a data: URI.
+// Guards against SSRF: http(s) only, every resolved address checked (private, loopback, link-local and other
+// non-public ranges refused unless allowed), the checked address is the one connected to (no DNS rebinding),
+// redirects re-checked, a deadline, a size cap and image types only.
+// Never throws: a logo that cannot be had leaves the document without one, and the reason goes to the caller's log.
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface LogoOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export type LogoResult = { ok: true; dataUri: string } | { ok: false; reason: string };
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/avif']);
+const MAX_REDIRECTS = 3;
+
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'unicast';
+}
+
+class LogoError extends Error {}
+
+function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 4);
+      const list = addresses as dns.LookupAddress[];
+      const usable = allowPrivate ? list : list.filter((a) => isPublicAddress(a.address));
+      if (usable.length === 0) {
+        return callback(new LogoError(`${hostname} resolves only to non-public addresses`), '', 4);
+      }
+      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+      return callback(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+}
+
+function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal): Promise<{ redirect?: string; type?: string; body?: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host) && !opts.allowPrivate && !isPublicAddress(host)) {
+      reject(new LogoError(`the address ${host} is not public`));
+      return;
+    }
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.get(
+      url,
+      { lookup: guardedLookup(opts.allowPrivate), signal, headers: { accept: 'image/*', 'user-agent': 'docgen-service logo fetcher' } },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          resolve({ redirect: res.headers.location });
+          return;
+        }
+        if (status !== 200) {
+          res.resume();
+          reject(new LogoError(`HTTP ${status}`));
+          return;
+        }
+        const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (!IMAGE_TYPES.has(type)) {
+          res.resume();
+          reject(new LogoError(`content type ${type || '(none)'} is not an image type`));
+          return;
+        }
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > opts.maxBytes) {
+          res.destroy();
+          reject(new LogoError(`the image is larger than ${opts.maxBytes} bytes`));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > opts.maxBytes) {
+            res.destroy();
+            reject(new LogoError(`the image is larger than ${opts.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ type, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+const DATA_URI = /^data:(image\/[a-z0-9.+-]+)(;[a-z0-9=.+-]+)*;base64,([a-z0-9+/=\s]+)$/i;
+
+export async function fetchLogo(logo: string, opts: LogoOptions): Promise<LogoResult> {
+  if (logo.startsWith('data:')) {
+    const m = DATA_URI.exec(logo);
+    if (!m || !IMAGE_TYPES.has(m[1]!.toLowerCase())) return { ok: false, reason: 'the data: URI is not a base64 image' };
+    const bytes = Buffer.from(m[3]!, 'base64');
+    if (bytes.length > opts.maxBytes) return { ok: false, reason: `the image is larger than ${opts.maxBytes} bytes` };
+    return { ok: true, dataUri: `data:${m[1]!.toLowerCase()};base64,${bytes.toString('base64')}` };
+  }
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  try {
+    let url = new URL(logo);
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${url.protocol} URLs are not fetched` };
+      const res = await fetchOnce(url, opts, signal);
+      if (res.redirect) {
+        url = new URL(res.redirect, url);
+        continue;
+      }
+      return { ok: true, dataUri: `data:${res.type};base64,${res.body!.toString('base64')}` };
+    }
+    return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.name === 'AbortError' || e.name === 'TimeoutError') return { ok: false, reason: `no answer within ${opts.timeoutMs} ms` };
+    return { ok: false, reason: e.code ? `${e.code} ${e.message}` : e.message };
+  }
+}

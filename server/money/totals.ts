@@ -1,0 +1,131 @@
+// Totals (decisions §2): the one computation of every amount a document shows, shared by the PDF and the UBL.
+// Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units.
+// Also decides which total lines are shown. Must not format for display (render/format.ts does) or read labels.
+import DecimalBase from 'decimal.js';
+import type { DocumentRequest, SubtotalMode } from '../documents/model';
+import { minorUnits } from './currency';
+
+/** Our own Decimal: 40 significant digits, ties rounded away from zero. */
+export const Decimal = DecimalBase.clone({ precision: 40, rounding: DecimalBase.ROUND_HALF_UP });
+export type Decimal = InstanceType<typeof Decimal>;
+
+export interface Adjustment {
+  /** `percent`: `rate` is a percentage of the base; `flat`: the amount as sent; `off`: no line. */
+  mode: 'percent' | 'flat' | 'off';
+  /** The percent rate (only in percent mode). */
+  rate?: Decimal;
+  amount: Decimal;
+  /** Whether the document shows this line ("null or zero is omitted"). */
+  shown: boolean;
+}
+
+export interface LineTotal {
+  quantity: Decimal;
+  unitCost: Decimal;
+  /** quantity × unit_cost, rounded to minor units: the charge of the line. */
+  amount: Decimal;
+  /** Statement lines: the payment on this line (0 when none). */
+  payment: Decimal;
+  /** Statement lines: opening balance plus every charge minus every payment so far. */
+  runningBalance: Decimal;
+}
+
+export interface Totals {
+  currency: string;
+  minorUnits: number;
+  lines: LineTotal[];
+  /** Sum of line quantities (hours on a timesheet, units on a packing slip). */
+  totalQuantity: Decimal;
+  subtotal: Decimal;
+  discount: Adjustment;
+  tax: Adjustment;
+  shipping: Adjustment;
+  /** Statements: the sum of line payments. */
+  payments: Decimal;
+  total: Decimal;
+  /** amount_paid, or amount_refunded on a credit note; the opening balance on a statement. */
+  amountPaid: Decimal;
+  balance: Decimal;
+  show: { subtotal: boolean; amountPaid: boolean; payments: boolean };
+}
+
+export interface TotalsInput {
+  type?: DocumentRequest['type'];
+  currency: string;
+  items: ReadonlyArray<{ quantity?: number | string; unit_cost?: number | string; payment?: number | string }>;
+  fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
+  discounts?: number | string;
+  tax?: number | string;
+  shipping?: number | string;
+  amount_paid?: number | string;
+  amount_refunded?: number | string;
+}
+
+function dec(value: number | string | undefined, fallback: number): Decimal {
+  return new Decimal(value === undefined || value === '' ? fallback : value);
+}
+
+export function roundMoney(value: Decimal, digits: number): Decimal {
+  return value.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
+}
+
+function adjustment(mode: SubtotalMode, value: number | string | undefined, base: Decimal, digits: number): Adjustment {
+  const sent = dec(value, 0);
+  if (mode === '%') {
+    return { mode: 'percent', rate: sent, amount: roundMoney(base.mul(sent).div(100), digits), shown: !sent.isZero() };
+  }
+  if (mode === true) {
+    return { mode: 'flat', amount: roundMoney(sent, digits), shown: !sent.isZero() };
+  }
+  return { mode: 'off', amount: new Decimal(0), shown: false };
+}
+
+export function computeTotals(input: TotalsInput): Totals {
+  const digits = minorUnits(input.currency);
+  const noMoney = input.type === 'packing_slip';
+  const opening = dec(input.type === 'credit_note' ? input.amount_refunded : input.amount_paid, 0);
+
+  let subtotal = new Decimal(0);
+  let payments = new Decimal(0);
+  let totalQuantity = new Decimal(0);
+  let running = input.type === 'statement' ? opening : new Decimal(0);
+  const lines: LineTotal[] = input.items.map((item) => {
+    const quantity = dec(item.quantity, 1);
+    const unitCost = noMoney ? new Decimal(0) : dec(item.unit_cost, 0);
+    const amount = roundMoney(quantity.mul(unitCost), digits);
+    const payment = noMoney ? new Decimal(0) : roundMoney(dec(item.payment, 0), digits);
+    subtotal = subtotal.add(amount);
+    payments = payments.add(payment);
+    totalQuantity = totalQuantity.add(quantity);
+    running = running.add(amount).sub(payment);
+    return { quantity, unitCost, amount, payment, runningBalance: running };
+  });
+
+  const discount = adjustment(input.fields.discounts, input.discounts, subtotal, digits);
+  const afterDiscount = subtotal.sub(discount.amount);
+  const tax = adjustment(input.fields.tax, input.tax, afterDiscount, digits);
+  const shipping = adjustment(input.fields.shipping, input.shipping, afterDiscount, digits);
+  const total = afterDiscount.add(tax.amount).add(shipping.amount);
+  const balance =
+    input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening);
+
+  return {
+    currency: input.currency.toUpperCase(),
+    minorUnits: digits,
+    lines,
+    totalQuantity,
+    subtotal,
+    discount,
+    tax,
+    shipping,
+    payments,
+    total,
+    amountPaid: opening,
+    balance,
+    show: {
+      subtotal: discount.shown || tax.shown || shipping.shown,
+      amountPaid: !opening.isZero(),
+      payments: !payments.isZero(),
+    },
+  };
+}

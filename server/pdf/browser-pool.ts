@@ -1,0 +1,258 @@
+// PDF printing: one Chromium (Debian's chromium-headless-shell), a few reused pages, a bounded queue and a deadline per
+// render. This is the only module that imports puppeteer. It takes HTML and page options and returns PDF bytes;
+// it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
+// self-contained (inline CSS, data: fonts and images).
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { AppError, errors } from '../errors';
+
+export interface PdfOptions {
+  format: 'letter' | 'a4';
+  /** Chromium footer template; may use the pageNumber / totalPages classes. */
+  footerHtml?: string;
+  margin?: { top: string; right: string; bottom: string; left: string };
+}
+
+export interface PdfRenderer {
+  render(html: string, options: PdfOptions): Promise<Uint8Array>;
+  isReady(): boolean;
+  stats(): PoolStats;
+  close(): Promise<void>;
+}
+
+export interface PoolStats {
+  active: number;
+  queued: number;
+  idlePages: number;
+  renders: number;
+  browserRestarts: number;
+  blockedRequests: number;
+}
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  concurrency: number;
+  queueLimit: number;
+  timeoutMs: number;
+  /** Relaunch the browser after this many renders (0 = never), to bound any slow leak. */
+  maxRendersPerBrowser: number;
+  onEvent?: (event: string, detail?: Record<string, unknown>) => void;
+}
+
+const DEFAULT_MARGIN = { top: '0.55in', right: '0.6in', bottom: '0.75in', left: '0.6in' };
+
+class DeadlineError extends Error {}
+
+export class BrowserPool implements PdfRenderer {
+  private browser: Browser | undefined;
+  private launching: Promise<Browser> | undefined;
+  private idle: Page[] = [];
+  private active = 0;
+  private waiters: (() => void)[] = [];
+  private rendersOnBrowser = 0;
+  private closed = false;
+  private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0 };
+
+  constructor(private readonly opts: BrowserPoolOptions) {}
+
+  /** Launches the browser and opens the pages, so that the first request does not pay for it. */
+  async start(): Promise<void> {
+    const browser = await this.getBrowser();
+    const pages = await Promise.all(Array.from({ length: this.opts.concurrency }, () => this.newPage(browser)));
+    this.idle.push(...pages);
+  }
+
+  isReady(): boolean {
+    return !this.closed && this.browser?.connected === true;
+  }
+
+  stats(): PoolStats {
+    return { active: this.active, queued: this.waiters.length, idlePages: this.idle.length, ...this.counters };
+  }
+
+  async render(html: string, options: PdfOptions): Promise<Uint8Array> {
+    if (this.closed) throw errors.rendererBusy(5);
+    const deadline = Date.now() + this.opts.timeoutMs;
+    await this.acquireSlot(deadline);
+    try {
+      return await this.renderInSlot(html, options, deadline, true);
+    } finally {
+      this.releaseSlot();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w();
+    const browser = this.browser ?? (await this.launching?.catch(() => undefined));
+    this.browser = undefined;
+    this.idle = [];
+    if (browser) {
+      await browser.close().catch(() => undefined);
+      browser.process()?.kill('SIGKILL');
+    }
+  }
+
+  // --- slots and queue -------------------------------------------------------------------------
+
+  private async acquireSlot(deadline: number): Promise<void> {
+    if (this.active < this.opts.concurrency && this.waiters.length === 0) {
+      this.active++;
+      return;
+    }
+    if (this.waiters.length >= this.opts.queueLimit) {
+      throw errors.rendererBusy(this.retryAfterSeconds());
+    }
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const i = this.waiters.indexOf(wake);
+        if (i >= 0) this.waiters.splice(i, 1);
+        reject(errors.renderTimeout(this.retryAfterSeconds()));
+      }, Math.max(0, deadline - Date.now()));
+      const wake = (): void => {
+        clearTimeout(timer);
+        if (this.closed) reject(errors.rendererBusy(5));
+        else resolve();
+      };
+      this.waiters.push(wake);
+    });
+    this.active++;
+  }
+
+  private releaseSlot(): void {
+    this.active--;
+    const next = this.waiters.shift();
+    if (next) next();
+  }
+
+  /** Seconds a client should wait: the queue drained at about one render per second per page, at least 1. */
+  private retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil((this.waiters.length + this.active) / Math.max(1, this.opts.concurrency)));
+  }
+
+  // --- browser and pages -----------------------------------------------------------------------
+
+  private async getBrowser(): Promise<Browser> {
+    if (this.browser?.connected) return this.browser;
+    if (!this.launching) {
+      this.launching = this.launch().finally(() => {
+        this.launching = undefined;
+      });
+    }
+    return this.launching;
+  }
+
+  private async launch(): Promise<Browser> {
+    const browser = await puppeteer.launch({
+      executablePath: this.opts.executablePath,
+      headless: 'shell',
+      // The network is closed to the page anyway; these flags stop Chromium's own background traffic.
+      args: [
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-default-apps',
+        '--disable-extensions',
+        '--no-first-run',
+        '--disable-quic',
+        '--font-render-hinting=none',
+      ],
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    browser.on('disconnected', () => {
+      if (this.browser === browser) {
+        this.browser = undefined;
+        this.idle = [];
+        if (!this.closed) this.opts.onEvent?.('browser_disconnected');
+      }
+    });
+    this.browser = browser;
+    this.rendersOnBrowser = 0;
+    return browser;
+  }
+
+  private async newPage(browser: Browser): Promise<Page> {
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      // Nothing the page asks for is ever fetched: no network, no file. The CSP in the HTML already stops
+      // most of it; this is the second lock.
+      this.counters.blockedRequests++;
+      void req.abort('blockedbyclient').catch(() => undefined);
+    });
+    return page;
+  }
+
+  private async takePage(): Promise<Page> {
+    const browser = await this.getBrowser();
+    const page = this.idle.pop();
+    if (page && !page.isClosed() && page.browser() === browser) return page;
+    return this.newPage(browser);
+  }
+
+  private async renderInSlot(html: string, options: PdfOptions, deadline: number, mayRetry: boolean): Promise<Uint8Array> {
+    let page: Page | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const remaining = (): number => Math.max(1, deadline - Date.now());
+    const work = (async () => {
+      page = await this.takePage();
+      await page.setContent(html, { waitUntil: 'load', timeout: remaining() });
+      return page.pdf({
+        format: options.format,
+        printBackground: true,
+        displayHeaderFooter: options.footerHtml !== undefined,
+        headerTemplate: '<span></span>',
+        footerTemplate: options.footerHtml ?? '<span></span>',
+        margin: options.margin ?? DEFAULT_MARGIN,
+        tagged: true,
+        timeout: remaining(),
+      });
+    })();
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeadlineError()), remaining());
+    });
+    try {
+      const pdf = await Promise.race([work, timeout]);
+      this.counters.renders++;
+      this.rendersOnBrowser++;
+      this.idle.push(page!);
+      this.maybeRecycleBrowser();
+      return pdf;
+    } catch (err) {
+      // The page may be in any state: never reuse it. If the work is still running (deadline), close the page
+      // when it settles, so that no page is left behind.
+      void work.catch(() => undefined).finally(() => void page?.close().catch(() => undefined));
+      void (page as Page | undefined)?.close().catch(() => undefined);
+      if (err instanceof DeadlineError) {
+        this.opts.onEvent?.('render_timeout');
+        throw errors.renderTimeout(this.retryAfterSeconds());
+      }
+      if (err instanceof AppError) throw err;
+      if (mayRetry && Date.now() < deadline && !this.closed) {
+        // A crashed or disconnected browser: relaunch once and try again.
+        this.opts.onEvent?.('render_retry', { error: (err as Error).message });
+        if (!this.browser?.connected) this.counters.browserRestarts++;
+        return this.renderInSlot(html, options, deadline, false);
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private maybeRecycleBrowser(): void {
+    const max = this.opts.maxRendersPerBrowser;
+    if (max <= 0 || this.rendersOnBrowser < max || this.active > 1) return;
+    const old = this.browser;
+    this.browser = undefined;
+    this.idle = [];
+    this.counters.browserRestarts++;
+    this.opts.onEvent?.('browser_recycled', { renders: this.rendersOnBrowser });
+    void old?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,120 @@
+// The core, with no HTTP in it: request body → validated document → totals → HTML → PDF.
+// Loads every data file (schemas, locales, templates, themes, fonts) once, and reports all broken files together.
+// Used by the HTTP layer and by command-line tools alike.
+import path from 'node:path';
+import type { Config, Limits } from './config';
+import type { DocumentRequest } from './documents/model';
+import { bodyKind, parseBody } from './documents/parse-body';
+import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
+import { validateDocument } from './documents/validate';
+import { fetchLogo, type LogoOptions } from './logo/fetch-logo';
+import { computeTotals, type Totals } from './money/totals';
+import type { PdfRenderer } from './pdf/browser-pool';
+import { loadCatalogues, type Catalogues } from './render/catalogues';
+import { loadFonts } from './render/fonts';
+import { loadHtmlRenderer, type HtmlRenderer, type RenderedHtml } from './render/html';
+import { negotiateLocale, type Locale } from './render/locale';
+import { buildView } from './render/view-model';
+
+export class StartupError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Start-up failed:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'StartupError';
+  }
+}
+
+export interface Assets {
+  schemas: SchemaRegistry;
+  catalogues: Catalogues;
+  html: HtmlRenderer;
+}
+
+/** Loads every data file under `root`; throws one StartupError listing every problem of every loader. */
+export function loadAssets(root: string, limits: Limits): Assets {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (err) {
+      const list = (err as { problems?: string[] }).problems;
+      problems.push(...(list ?? [(err as Error).message]));
+      return undefined;
+    }
+  };
+  const schemas = attempt(() => loadSchemas(path.join(root, 'schemas'), limits));
+  const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
+  const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
+  const themes = ((schemas?.raw().get('common') as { definitions?: { document?: { properties?: { theme?: { enum?: string[] } } } } } | undefined)
+    ?.definitions?.document?.properties?.theme?.enum ?? ['classic']);
+  const html = fonts && attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
+  if (problems.length > 0 || !schemas || !catalogues || !html) throw new StartupError(problems);
+  return { schemas, catalogues, html };
+}
+
+export interface PreparedDocument {
+  doc: DocumentRequest;
+  locale: Locale;
+  totals: Totals;
+}
+
+export interface RenderedDocument {
+  pdf: Uint8Array;
+  filename: string;
+  html: RenderedHtml;
+}
+
+export type LogoLogger = (reason: string) => void;
+
+export class DocumentPipeline {
+  constructor(
+    readonly assets: Assets,
+    private readonly pdf: PdfRenderer,
+    private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoTimeoutMs' | 'logoMaxBytes'>,
+  ) {}
+
+  /** Parses a raw body by its Content-Type (415 / 400 on failure). */
+  parse(contentType: string | undefined, raw: Buffer): unknown {
+    return parseBody(bodyKind(contentType), raw, this.config.limits.maxItems);
+  }
+
+  /** Validates and computes totals; throws 400 with every problem. */
+  prepare(body: unknown, acceptLanguage: string | undefined): PreparedDocument {
+    const doc = validateDocument(this.assets.schemas, body);
+    const locale = negotiateLocale(acceptLanguage, this.assets.catalogues.languages);
+    return { doc, locale, totals: computeTotals(doc) };
+  }
+
+  async renderHtml(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedHtml> {
+    const { doc, locale, totals } = prepared;
+    let logoDataUri: string | undefined;
+    if (doc.logo) {
+      const logoOpts: LogoOptions = {
+        allowPrivate: this.config.logoAllowPrivate,
+        timeoutMs: this.config.logoTimeoutMs,
+        maxBytes: this.config.logoMaxBytes,
+      };
+      const logo = await fetchLogo(doc.logo, logoOpts);
+      if (logo.ok) logoDataUri = logo.dataUri;
+      else onLogoFailure?.(logo.reason);
+    }
+    const view = buildView(doc, totals, {
+      catalogues: this.assets.catalogues,
+      locale,
+      timeZone: this.config.timeZone,
+      logoDataUri,
+    });
+    return this.assets.html.render(view, doc.theme);
+  }
+
+  async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedDocument> {
+    const html = await this.renderHtml(prepared, onLogoFailure);
+    const pdf = await this.pdf.render(html.html, { format: prepared.doc.page_size, footerHtml: html.footerHtml });
+    return { pdf, filename: pdfFilename(prepared.doc), html };
+  }
+}
+
+/** `invoice-1.pdf`; characters unsafe in a file name become `_`. */
+export function pdfFilename(doc: Pick<DocumentRequest, 'type' | 'number'>): string {
+  const number = doc.number ? `-${doc.number.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80)}` : '';
+  return `${doc.type}${number}.pdf`;
+}

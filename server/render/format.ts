@@ -1,0 +1,72 @@
+// Display formatting for one document: money, quantities, percent rates and dates in the request's locale
+// (decisions §3, §4). Intl formatters are cached; amounts are passed to Intl as exact decimal strings.
+// Must not compute money (money/totals.ts does).
+import type { Decimal } from '../money/totals';
+
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let f = cache.get(key) as T | undefined;
+  if (!f) {
+    f = make();
+    cache.set(key, f);
+  }
+  return f;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real ISO 8601 calendar date (2015-02-09), not 2015-02-30. */
+export function parseIsoDate(value: string): Date | undefined {
+  const m = ISO_DATE.exec(value.trim());
+  if (!m) return undefined;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (date.getUTCMonth() !== Number(m[2]) - 1 || date.getUTCDate() !== Number(m[3])) return undefined;
+  return date;
+}
+
+export class Formatter {
+  private readonly money: Intl.NumberFormat;
+  private readonly quantity: Intl.NumberFormat;
+  private readonly percent: Intl.NumberFormat;
+  private readonly dates: Intl.DateTimeFormat;
+
+  constructor(
+    readonly localeTag: string,
+    currency: string,
+    digits: number,
+  ) {
+    this.money = cached(`m|${localeTag}|${currency}|${digits}`, () =>
+      new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    );
+    this.quantity = cached(`q|${localeTag}`, () => new Intl.NumberFormat(localeTag, { maximumFractionDigits: 4 }));
+    this.percent = cached(`p|${localeTag}`, () => new Intl.NumberFormat(localeTag, { style: 'percent', maximumFractionDigits: 4 }));
+    this.dates = cached(`d|${localeTag}`, () => new Intl.DateTimeFormat(localeTag, { dateStyle: 'medium', timeZone: 'UTC' }));
+  }
+
+  formatMoney(value: Decimal): string {
+    // Intl accepts a decimal string and formats it exactly (no binary float on the way).
+    return this.money.format(value.toFixed() as unknown as number);
+  }
+
+  formatQuantity(value: Decimal): string {
+    return this.quantity.format(value.toFixed() as unknown as number);
+  }
+
+  /** `rate` is a percentage (8 → "8%"). */
+  formatPercent(rate: Decimal): string {
+    return this.percent.format(rate.div(100).toFixed() as unknown as number);
+  }
+
+  /** Decisions §4: an ISO calendar date is shown in the locale's medium style; anything else exactly as sent. */
+  formatDate(value: string): string {
+    const iso = parseIsoDate(value);
+    return iso ? this.dates.format(iso) : value;
+  }
+
+  /** Today in `timeZone`, in the locale's medium style. */
+  today(timeZone: string, now: Date = new Date()): string {
+    const ymd = cached(`ymd|${timeZone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }));
+    return this.formatDate(ymd.format(now));
+  }
+}

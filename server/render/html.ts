@@ -1,0 +1,105 @@
+// HTML for a document: the one Handlebars template set (templates/ + partials) with a theme's CSS and the inlined
+// fonts. This is the only module that imports handlebars. Templates and themes are read and compiled once at start-up;
+// a missing or broken file stops start-up with every problem listed. Must not compute or format values.
+import fs from 'node:fs';
+import path from 'node:path';
+import Handlebars from 'handlebars';
+import type { FontSet } from './fonts';
+import type { DocumentView } from './view-model';
+
+export class TemplateLoadError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The templates or themes could not be loaded:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'TemplateLoadError';
+  }
+}
+
+export interface RenderedHtml {
+  html: string;
+  /** Chromium footer template (page numbers). */
+  footerHtml: string;
+}
+
+export interface HtmlRenderer {
+  themes: readonly string[];
+  render(view: DocumentView, theme: string): RenderedHtml;
+}
+
+function readAll(dir: string, ext: string, problems: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  try {
+    for (const f of fs.readdirSync(dir)) {
+      if (f.endsWith(ext)) out.set(f.slice(0, -ext.length), fs.readFileSync(path.join(dir, f), 'utf8'));
+    }
+  } catch (err) {
+    problems.push(`cannot read ${dir}: ${(err as Error).message}`);
+  }
+  return out;
+}
+
+/** Every string value in the view, for choosing font subsets. */
+function collectText(value: unknown, out: string[]): void {
+  if (typeof value === 'string') {
+    if (!value.startsWith('data:')) out.push(value);
+  } else if (Array.isArray(value)) value.forEach((v) => collectText(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectText(v, out));
+}
+
+export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string; themes: readonly string[]; fonts: FontSet }): HtmlRenderer {
+  const problems: string[] = [];
+  const hbs = Handlebars.create();
+  const compile = (name: string, source: string | undefined): HandlebarsTemplateDelegate | undefined => {
+    if (source === undefined) {
+      problems.push(`${name} is missing`);
+      return undefined;
+    }
+    try {
+      // Compile eagerly: Handlebars otherwise reports syntax errors only at the first render.
+      const precompiled = hbs.precompile(source, { strict: false });
+      void precompiled;
+      return hbs.compile(source, { preventIndent: true });
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message}`);
+      return undefined;
+    }
+  };
+  const partials = readAll(path.join(opts.templatesDir, 'partials'), '.hbs', problems);
+  for (const [name, source] of partials) {
+    try {
+      hbs.precompile(source);
+      hbs.registerPartial(name, source);
+    } catch (err) {
+      problems.push(`partials/${name}.hbs: ${(err as Error).message}`);
+    }
+  }
+  const top = readAll(opts.templatesDir, '.hbs', problems);
+  const documentTemplate = compile('templates/document.hbs', top.get('document'));
+  const footerTemplate = compile('templates/footer.hbs', top.get('footer'));
+  for (const used of (top.get('document') ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
+    if (!partials.has(used[1]!)) problems.push(`templates/document.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
+  }
+
+  const css = readAll(opts.themesDir, '.css', problems);
+  const base = css.get('base');
+  if (base === undefined) problems.push(`themes/base.css is missing`);
+  const themeCss = new Map<string, string>();
+  for (const theme of opts.themes) {
+    const own = css.get(theme);
+    if (own === undefined) problems.push(`themes/${theme}.css is missing (the schema offers theme "${theme}")`);
+    else themeCss.set(theme, `${base}\n${own}`);
+  }
+  if (problems.length > 0) throw new TemplateLoadError(problems);
+
+  return {
+    themes: opts.themes,
+    render(view, theme) {
+      const texts: string[] = [];
+      collectText(view, texts);
+      const html = documentTemplate!({ view, themeCss: themeCss.get(theme), fontCss: opts.fonts.cssFor(texts.join('')) });
+      const pageOf = Handlebars.escapeExpression(view.pageOf)
+        .replace('{{page}}', '<span class="pageNumber"></span>')
+        .replace('{{pages}}', '<span class="totalPages"></span>');
+      return { html, footerHtml: footerTemplate!({ pageOf }) };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// Accept-Language negotiation (decisions §3): RFC 9110 q-values, the best supported language wins, formatting keeps
+// the full tag the client sent, anything unusable falls back to en-US. Never throws: a bad header is not a client error.
+
+export interface Locale {
+  /** The catalogue used for labels: `en`, `fr`, … */
+  language: string;
+  /** The BCP 47 tag used for numbers, money and dates, and sent back as Content-Language. */
+  tag: string;
+}
+
+export const DEFAULT_LOCALE: Locale = { language: 'en', tag: 'en-US' };
+
+/** The regional form used when a client names only a language (`fr` → `fr-FR`). */
+const DEFAULT_REGION: Record<string, string> = { en: 'en-US', fr: 'fr-FR', de: 'de-DE', es: 'es-ES', th: 'th-TH' };
+
+function canonical(tag: string): string | undefined {
+  try {
+    const [c] = Intl.getCanonicalLocales(tag);
+    return c;
+  } catch {
+    return undefined;
+  }
+}
+
+export function negotiateLocale(header: string | undefined, supported: readonly string[]): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const ranges: { tag: string; q: number; order: number }[] = [];
+  header.split(',').forEach((part, order) => {
+    const [rawTag, ...params] = part.trim().split(';');
+    const tag = (rawTag ?? '').trim();
+    if (!tag) return;
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    if (!Number.isFinite(q) || q <= 0 || q > 1) return;
+    ranges.push({ tag, q, order });
+  });
+  ranges.sort((a, b) => b.q - a.q || a.order - b.order);
+  for (const { tag } of ranges) {
+    if (tag === '*') return DEFAULT_LOCALE;
+    const full = canonical(tag);
+    if (!full) continue;
+    const language = full.split('-')[0]!.toLowerCase();
+    if (!supported.includes(language)) continue;
+    const hasRegionOrScript = full.includes('-');
+    return { language, tag: hasRegionOrScript ? full : (DEFAULT_REGION[language] ?? full) };
+  }
+  return DEFAULT_LOCALE;
+}

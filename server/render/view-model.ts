@@ -1,0 +1,232 @@
+// The document as the templates see it: labels resolved (request title > localized per-type default > shared
+// default), every value formatted for the locale, the per-type columns and total lines chosen (decisions §2, §3, §7).
+// Plain data, no HTML: the templates do the markup and Handlebars does the escaping. Must not compute money.
+import type { DocumentRequest, LabelKey } from '../documents/model';
+import type { Totals, Decimal } from '../money/totals';
+import type { Catalogues } from './catalogues';
+import { Formatter } from './format';
+import type { Locale } from './locale';
+
+export interface Cell {
+  text: string;
+  /** A second, lighter line (the item description). */
+  sub?: string;
+  align: 'left' | 'right';
+}
+
+export interface Column {
+  key: string;
+  label: string;
+  align: 'left' | 'right';
+  /** Relative width class: `wide` takes the remaining space. */
+  width: 'wide' | 'narrow' | 'medium';
+}
+
+export interface LabelledValue {
+  label: string;
+  value: string;
+}
+
+export interface TotalLine extends LabelledValue {
+  strong?: boolean;
+}
+
+export interface DocumentView {
+  type: string;
+  lang: string;
+  /** PDF metadata title, e.g. `Invoice 1`. */
+  title: string;
+  /** PDF metadata author: the first line of `from`. */
+  author: string;
+  header: string;
+  number?: LabelledValue;
+  logo?: string;
+  from: string;
+  fromName: string;
+  fromRest: string;
+  to: { title: string; text: string };
+  shipTo?: { title: string; text: string };
+  details: LabelledValue[];
+  summary?: LabelledValue;
+  columns: Column[];
+  rows: Cell[][];
+  totals: TotalLine[];
+  notes?: { title: string; text: string };
+  terms?: { title: string; text: string };
+  /** Localized footer text with `{{page}}` / `{{pages}}` left for the PDF footer. */
+  pageOf: string;
+}
+
+export interface ViewContext {
+  catalogues: Catalogues;
+  locale: Locale;
+  timeZone: string;
+  now?: Date;
+  /** The logo as a data: URI, already fetched by the server (or absent). */
+  logoDataUri?: string;
+}
+
+function titleCase(text: string, tag: string): string {
+  return text
+    .toLocaleLowerCase(tag)
+    .replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toLocaleUpperCase(tag));
+}
+
+export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext): DocumentView {
+  const { catalogues, locale } = ctx;
+  const lang = locale.language;
+  const label = (key: LabelKey | 'description_header' | 'total_quantity_title'): string =>
+    (doc.labels as Record<string, string | undefined>)[key] ?? catalogues.label(lang, doc.type, key);
+  const fmt = new Formatter(locale.tag, totals.currency, totals.minorUnits);
+  const money = (v: Decimal): string => fmt.formatMoney(v);
+  const qty = (v: Decimal): string => fmt.formatQuantity(v);
+  const isStatement = doc.type === 'statement';
+  const isTimesheet = doc.type === 'timesheet';
+  const isPackingSlip = doc.type === 'packing_slip';
+  const periodTypes = isStatement || isTimesheet;
+
+  const header = label('header');
+  const fromLines = doc.from.split(/\r?\n/);
+  const details: LabelledValue[] = [];
+  details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now) });
+  if (doc.payment_terms) {
+    details.push({ label: label('payment_terms_title'), value: periodTypes ? fmt.formatDate(doc.payment_terms) : doc.payment_terms });
+  }
+  if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date) });
+  if (doc.purchase_order) details.push({ label: label('purchase_order_title'), value: doc.purchase_order });
+  for (const cf of doc.custom_fields) details.push({ label: cf.name, value: cf.value ?? '' });
+
+  const hasRates = totals.lines.some((l) => !l.unitCost.isZero());
+  const showMoney = !isPackingSlip && (!isTimesheet || hasRates);
+
+  // Columns and rows per type (decisions §2).
+  let columns: Column[];
+  let rows: Cell[][];
+  const itemCell = (name: string | undefined, description: string | undefined): Cell => ({
+    text: name ?? description ?? '',
+    sub: name ? description : undefined,
+    align: 'left',
+  });
+  if (isStatement) {
+    columns = [
+      { key: 'date', label: label('date_header'), align: 'left', width: 'narrow' },
+      { key: 'reference', label: label('reference_header'), align: 'left', width: 'medium' },
+      { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
+      { key: 'charges', label: label('charges_header'), align: 'right', width: 'medium' },
+      { key: 'payments', label: label('payments_header'), align: 'right', width: 'medium' },
+      { key: 'balance', label: label('amount_header'), align: 'right', width: 'medium' },
+    ];
+    rows = doc.items.map((item, i) => {
+      const line = totals.lines[i]!;
+      return [
+        { text: item.date ? fmt.formatDate(item.date) : '', align: 'left' },
+        { text: item.reference ?? '', align: 'left' },
+        itemCell(item.name, item.description),
+        { text: line.amount.isZero() ? '' : money(line.amount), align: 'right' },
+        { text: line.payment.isZero() ? '' : money(line.payment), align: 'right' },
+        { text: money(line.runningBalance), align: 'right' },
+      ];
+    });
+  } else if (isPackingSlip) {
+    columns = [
+      { key: 'item', label: label('item_header'), align: 'left', width: 'medium' },
+      { key: 'description', label: label('description_header'), align: 'left', width: 'wide' },
+      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'narrow' },
+    ];
+    rows = doc.items.map((item, i) => [
+      { text: item.name ?? '', align: 'left' },
+      { text: item.description ?? '', align: 'left' },
+      { text: qty(totals.lines[i]!.quantity), align: 'right' },
+    ]);
+  } else {
+    columns = [];
+    if (isTimesheet) columns.push({ key: 'date', label: label('date_header'), align: 'left', width: 'narrow' });
+    columns.push(
+      { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
+      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'narrow' },
+    );
+    if (showMoney) {
+      columns.push(
+        { key: 'rate', label: label('unit_cost_header'), align: 'right', width: 'medium' },
+        { key: 'amount', label: label('amount_header'), align: 'right', width: 'medium' },
+      );
+    }
+    rows = doc.items.map((item, i) => {
+      const line = totals.lines[i]!;
+      const cells: Cell[] = [];
+      if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left' });
+      cells.push(itemCell(item.name, item.description), { text: qty(line.quantity), align: 'right' });
+      if (showMoney) cells.push({ text: money(line.unitCost), align: 'right' }, { text: money(line.amount), align: 'right' });
+      return cells;
+    });
+  }
+
+  // Total lines: "null or zero is omitted"; Subtotal only when an adjustment line shows.
+  const totalsOut: TotalLine[] = [];
+  const rateLabel = (title: string, rate: Decimal | undefined): string =>
+    rate ? catalogues.text(lang, 'rate_label', { label: title, rate: fmt.formatPercent(rate) }) : title;
+  const adjustments = (): void => {
+    if (totals.discount.shown) {
+      totalsOut.push({ label: rateLabel(label('discounts_title'), totals.discount.rate), value: money(totals.discount.amount.neg()) });
+    }
+    if (totals.tax.shown) totalsOut.push({ label: rateLabel(label('tax_title'), totals.tax.rate), value: money(totals.tax.amount) });
+    if (totals.shipping.shown) {
+      totalsOut.push({ label: rateLabel(label('shipping_title'), totals.shipping.rate), value: money(totals.shipping.amount) });
+    }
+  };
+  let summary: LabelledValue | undefined;
+  if (isPackingSlip) {
+    totalsOut.push({ label: label('total_quantity_title'), value: qty(totals.totalQuantity), strong: true });
+  } else if (isStatement) {
+    if (totals.show.amountPaid) totalsOut.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
+    totalsOut.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
+    adjustments();
+    if (totals.show.payments) totalsOut.push({ label: label('payments_title'), value: money(totals.payments) });
+    totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
+    summary = { label: label('balance_title'), value: money(totals.balance) };
+  } else {
+    if (isTimesheet) totalsOut.push({ label: label('subtotal_title'), value: qty(totals.totalQuantity), strong: !showMoney });
+    if (showMoney) {
+      if (totals.show.subtotal && !isTimesheet) totalsOut.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
+      adjustments();
+      totalsOut.push({ label: label('total_title'), value: money(totals.total), strong: !totals.show.amountPaid });
+      if (totals.show.amountPaid) {
+        totalsOut.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
+        totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
+      }
+    }
+    if (doc.type === 'invoice' || doc.type === 'credit_note') {
+      summary = { label: label('balance_title'), value: money(totals.balance) };
+    } else if (doc.type === 'receipt') {
+      summary = { label: label('amount_paid_title'), value: money(totals.amountPaid) };
+    } else if (showMoney) {
+      summary = { label: label('total_title'), value: money(totals.total) };
+    } else if (isTimesheet) {
+      summary = { label: label('subtotal_title'), value: qty(totals.totalQuantity) };
+    }
+  }
+
+  const titleWord = titleCase(header, locale.tag);
+  return {
+    type: doc.type,
+    lang: locale.tag,
+    title: doc.number ? catalogues.text(lang, 'document_title', { title: titleWord, number: doc.number }) : titleWord,
+    author: fromLines[0]!.trim(),
+    header,
+    number: doc.number ? { label: label('number_title'), value: doc.number } : undefined,
+    logo: ctx.logoDataUri,
+    from: doc.from,
+    fromName: fromLines[0]!,
+    fromRest: fromLines.slice(1).join('\n'),
+    to: { title: label('to_title'), text: doc.to },
+    shipTo: doc.ship_to ? { title: label('ship_to_title'), text: doc.ship_to } : undefined,
+    details,
+    summary,
+    columns,
+    rows,
+    totals: totalsOut,
+    notes: doc.notes ? { title: label('notes_title'), text: doc.notes } : undefined,
+    terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,
+    pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
+  };
+}

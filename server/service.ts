@@ -1,0 +1,82 @@
+// Assembles the running service from its parts: config → assets → key store → browser pool → HTTP server.
+// Used by main.ts and by the tests (which start it on port 0 with their own store), so both run the same wiring.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { projectRoot, type Config } from './config';
+import { createApp } from './http/app';
+import type { KeyStore } from './keys/key-store';
+import { SqliteKeyStore } from './keys/sqlite-key-store';
+import { createLogger } from './logger';
+import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
+import { DocumentPipeline, loadAssets } from './pipeline';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  server: http.Server;
+  keys: KeyStore;
+  pdf: PdfRenderer;
+  pipeline: DocumentPipeline;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  keys?: KeyStore;
+  /** A PDF renderer other than Chromium (fast HTTP tests only). */
+  pdf?: PdfRenderer;
+  root?: string;
+}
+
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const assets = loadAssets(options.root ?? projectRoot(), config.limits);
+  const keys = options.keys ?? new SqliteKeyStore(config.sqlitePath);
+  let pdf = options.pdf;
+  if (!pdf) {
+    const pool = new BrowserPool({
+      executablePath: config.chromiumPath,
+      concurrency: config.renderConcurrency,
+      queueLimit: config.renderQueueLimit,
+      timeoutMs: config.renderTimeoutMs,
+      maxRendersPerBrowser: config.browserMaxRenders,
+      onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
+    });
+    try {
+      await pool.start();
+    } catch (err) {
+      await keys.close();
+      throw new Error(`Chromium could not be started from ${config.chromiumPath} (set CHROMIUM_PATH, or run scripts/install-system.sh): ${(err as Error).message}`);
+    }
+    pdf = pool;
+  }
+  const pipeline = new DocumentPipeline(assets, pdf, config);
+  const app = createApp({ config, pipeline, keys, logger, isReady: () => pdf.isReady() });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server,
+    keys,
+    pdf,
+    pipeline,
+    logger,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await pdf.close();
+      await keys.close();
+    },
+  };
+}
