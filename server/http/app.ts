@@ -2,7 +2,6 @@
 // Order on the document routes: method (405) → API key (401) → body presence, type and size (400/415/413)
 // → parse and validate (400) → render. Errors go to errors-to-http.ts; no handler writes an error body itself.
 import crypto from 'node:crypto';
-import { create as contentDisposition } from 'content-disposition';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -75,6 +74,13 @@ function rawBody(maxBodyBytes: number): RequestHandler {
   return express.raw({ type: () => true, limit: maxBodyBytes, inflate: true });
 }
 
+/** `inline; filename="…"` (decisions §6), plus RFC 6266 filename* when the name is not plain ASCII. */
+function inlineDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === filename) return `inline; filename="${filename}"`;
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
 function only(method: 'POST', path: string): RequestHandler {
   return (req, _res, next) => {
     if (req.method !== method) return next(errors.methodNotAllowed(req.method, path));
@@ -125,7 +131,7 @@ export function createApp(deps: AppDeps): express.Express {
     res
       .status(200)
       .set('Content-Type', 'application/pdf')
-      .set('Content-Disposition', contentDisposition(filename, { type: 'inline' }))
+      .set('Content-Disposition', inlineDisposition(filename))
       .set('Content-Length', String(pdf.byteLength))
       .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });

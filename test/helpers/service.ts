@@ -1,0 +1,73 @@
+// The real service for the tests: real HTTP on a free local port, a real SQLite file in a temp folder and real
+// Chromium. One instance is shared by every test file (started on first use, closed by the root hook).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../server/config';
+import { startService, type RunningService, type StartOptions } from '../../server/service';
+
+export interface TestService extends RunningService {
+  key: string;
+  dir: string;
+  config: Config;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `docgen-${prefix}-`));
+}
+
+export async function startTestService(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestService> {
+  const dir = tempDir('svc');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SQLITE_PATH: path.join(dir, 'keys.db'),
+    LOGO_ALLOW_PRIVATE: 'true',
+    LOGO_TIMEOUT_MS: '2000',
+    CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '',
+    ...env,
+  });
+  const service = await startService(config, options);
+  const { key } = await service.keys.createKey('test-account', 'paid');
+  return Object.assign(service, { key, dir, config });
+}
+
+let shared: Promise<TestService> | undefined;
+
+/** The shared instance (with real Chromium). */
+export function sharedService(): Promise<TestService> {
+  shared ??= startTestService();
+  return shared;
+}
+
+export async function closeSharedService(): Promise<void> {
+  if (shared) {
+    const s = await shared.catch(() => undefined);
+    shared = undefined;
+    await s?.close();
+  }
+}
+
+export interface PostOptions {
+  path?: string;
+  key?: string | null;
+  headers?: Record<string, string>;
+  method?: string;
+}
+
+/** POSTs a JSON object (or a raw string / Buffer as is) to the service. */
+export async function post(service: { url: string; key: string }, body: unknown, opts: PostOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = {};
+  let payload: string | Buffer | undefined;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    payload = body;
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? service.key}`;
+  Object.assign(headers, opts.headers);
+  return fetch(`${service.url}${opts.path ?? '/'}`, { method: opts.method ?? 'POST', headers, body: payload });
+}

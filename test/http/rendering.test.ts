@@ -1,0 +1,201 @@
+// Real rendering through HTTP and Chromium: labels, overrides, line breaks, escaping, logo, page size, pagination.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { isPdf, pdfFlatText, pdfImageCount, pdfInfo, pdfPageCount, pdfText } from '../helpers/pdf';
+import { solidPng } from '../helpers/png';
+import { post, sharedService, type TestService } from '../helpers/service';
+
+const BASE = { from: 'Nikolaus Ltd', to: 'Acme, Corp.', items: [{ name: 'Starter plan', quantity: 1, unit_cost: 99 }] };
+
+async function pdfOf(service: TestService, body: unknown, headers: Record<string, string> = {}): Promise<Uint8Array> {
+  const res = await post(service, body, { headers });
+  expect(res.status, res.status === 200 ? '' : await res.text()).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('application/pdf');
+  const pdf = new Uint8Array(await res.arrayBuffer());
+  expect(isPdf(pdf)).to.equal(true);
+  return pdf;
+}
+
+describe('rendering (real Chromium)', function () {
+  let service: TestService;
+  before(async function () {
+    service = await sharedService();
+  });
+
+  it('every one of the 21 template parameters overrides its default', async function () {
+    const titles = {
+      header: 'TAX INVOICE X', to_title: 'Customer X', ship_to_title: 'Deliver To X', number_title: 'Ref X',
+      date_title: 'Issued X', payment_terms_title: 'Settlement X', due_date_title: 'Pay By X',
+      purchase_order_title: 'Your Order X', quantity_header: 'Qty X', item_header: 'Product X', unit_cost_header: 'Unit Price X',
+      amount_header: 'Line Total X', subtotal_title: 'Net X', discounts_title: 'Rebate X', tax_title: 'GST X',
+      shipping_title: 'Freight X', total_title: 'Gross X', amount_paid_title: 'Received X', balance_title: 'Outstanding X',
+      terms_title: 'Conditions X', notes_title: 'Remarks X',
+    };
+    expect(Object.keys(titles)).to.have.length(21);
+    const pdf = await pdfOf(service, {
+      ...BASE, ...titles, number: 7, ship_to: 'Dock 4', payment_terms: 'NET 30', due_date: 'Mar 1, 2026', purchase_order: 'PO-9',
+      fields: { discounts: true, shipping: true, tax: '%' }, discounts: 9, shipping: 5, tax: 10, amount_paid: 10,
+      notes: 'Some notes', terms: 'Some terms',
+    });
+    const text = pdfFlatText(pdf);
+    for (const t of Object.values(titles)) expect(text, t).to.contain(t);
+    for (const d of ['Bill To', 'Ship To', 'Payment Terms', 'Due Date', 'Purchase Order', 'Subtotal', 'Discounts', 'Amount Paid', 'Balance', 'Notes', 'Terms']) {
+      expect(text, `default "${d}" should be replaced`).not.to.match(new RegExp(`(^|\\s)${d}(\\s|$)`));
+    }
+    expect(text).to.contain('GST X (10%)');
+    expect(text).to.contain('Ref X 7');
+  });
+
+  it('accepts the legacy invoice_number_title, and number_title wins over it', async function () {
+    expect(pdfFlatText(await pdfOf(service, { ...BASE, number: 5, invoice_number_title: 'Legacy No.' }))).to.contain('Legacy No. 5');
+    const both = pdfFlatText(await pdfOf(service, { ...BASE, number: 5, invoice_number_title: 'Legacy No.', number_title: 'New No.' }));
+    expect(both).to.contain('New No. 5');
+    expect(both).not.to.contain('Legacy No.');
+  });
+
+  it('keeps the line breaks of from, to and ship_to, and shows notes and terms', async function () {
+    const pdf = await pdfOf(service, {
+      ...BASE,
+      from: 'Nikolaus Ltd\n12 High Street\nLondon',
+      to: 'Acme, Corp.\n500 Main Ave\nSpringfield',
+      ship_to: 'Warehouse 9\nDock Road\nPortsmouth',
+      notes: 'First note line\nSecond note line',
+      terms: 'Net 30 days',
+    });
+    const lines = pdfText(pdf).split('\n').map((l) => l.trim());
+    const lineOf = (s: string) => lines.findIndex((l) => l.includes(s));
+    for (const [a, b] of [['12 High Street', 'London'], ['500 Main Ave', 'Springfield'], ['Dock Road', 'Portsmouth'], ['First note line', 'Second note line']]) {
+      expect(lineOf(a!), a).to.be.greaterThan(-1);
+      expect(lineOf(b!), `${b} on a line after ${a}`).to.be.greaterThan(lineOf(a!));
+    }
+    expect(lineOf('Nikolaus Ltd')).to.be.lessThan(lineOf('12 High Street'));
+    const flat = pdfFlatText(pdf);
+    expect(flat).to.contain('Notes First note line');
+    expect(flat).to.contain('Terms Net 30 days');
+  });
+
+  it('prints HTML in any field as text, runs no script, and no request leaves the page', async function () {
+    const before = service.pdf.stats().blockedRequests;
+    const pdf = await pdfOf(service, {
+      ...BASE,
+      from: '<b>Bold Ltd</b>',
+      items: [{ name: '<img src=x onerror=alert(1)>', description: '<iframe src="http://127.0.0.1:1/"></iframe>', quantity: 1, unit_cost: 1 }],
+      notes: '<script>alert(1)</script> and <img src=x onerror=alert(2)>',
+      terms: '<link rel=stylesheet href="file:///etc/passwd"><style>body{display:none}</style>',
+    });
+    const text = pdfFlatText(pdf);
+    expect(text).to.contain('<script>alert(1)</script>');
+    expect(text).to.contain('<img src=x onerror=alert(2)>');
+    expect(text).to.contain('<b>Bold Ltd</b>');
+    expect(text).to.contain('<img src=x onerror=alert(1)>');
+    expect(text).to.contain('<style>body{display:none}</style>');
+    expect(service.pdf.stats().blockedRequests, 'no request was even attempted').to.equal(before);
+  });
+
+  describe('logo', function () {
+    let logoServer: http.Server;
+    let logoUrl: string;
+    let hits = 0;
+    before(async function () {
+      const png = solidPng(40, 20);
+      logoServer = http.createServer((req, res) => {
+        hits++;
+        if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+        else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>not an image</h1>');
+        else if (req.url === '/slow.png') setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png), 5000);
+        else res.writeHead(404).end();
+      });
+      await new Promise<void>((r) => logoServer.listen(0, '127.0.0.1', () => r()));
+      logoUrl = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}`;
+    });
+    after(function () {
+      logoServer.closeAllConnections();
+      logoServer.close();
+    });
+
+    it('is fetched by the server and inlined into the PDF', async function () {
+      hits = 0;
+      const pdf = await pdfOf(service, { ...BASE, logo: `${logoUrl}/logo.png` });
+      expect(hits).to.equal(1);
+      expect(pdfImageCount(pdf)).to.equal(1);
+    });
+
+    it('a data: URI logo is inlined', async function () {
+      const pdf = await pdfOf(service, { ...BASE, logo: `data:image/png;base64,${solidPng(10, 10).toString('base64')}` });
+      expect(pdfImageCount(pdf)).to.equal(1);
+    });
+
+    it('an unresolvable host, a 404, a non-image or a slow host leaves the document without a logo', async function () {
+      for (const logo of ['https://logo.invalid/img/logo.png', `${logoUrl}/missing.png`, `${logoUrl}/page.html`, `${logoUrl}/slow.png`]) {
+        const started = Date.now();
+        const pdf = await pdfOf(service, { ...BASE, logo });
+        expect(pdfImageCount(pdf), logo).to.equal(0);
+        expect(pdfFlatText(pdf)).to.contain('Starter plan');
+        expect(Date.now() - started, 'the logo deadline (2 s in the tests) bounds the wait').to.be.lessThan(4000);
+      }
+    });
+  });
+
+  it('is US Letter by default and A4 on request, named and titled after the document', async function () {
+    const res = await post(service, { ...BASE, number: 'INV-7/A' });
+    expect(res.headers.get('content-disposition')).to.equal('inline; filename="invoice-INV-7_A.pdf"');
+    const letter = new Uint8Array(await res.arrayBuffer());
+    const info = pdfInfo(letter);
+    expect(info['Page size']).to.contain('612 x 792');
+    expect(info.Title).to.equal('Invoice INV-7/A');
+    const a4 = pdfInfo(await pdfOf(service, { ...BASE, page_size: 'a4' }));
+    expect(a4['Page size']).to.match(/595(\.\d+)? x 841(\.\d+)?|595(\.\d+)? x 842/);
+  });
+
+  it('a 1,000-line invoice spans pages with "Page N of M" and the right total', async function () {
+    this.timeout(60000);
+    const items = Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1, unit_cost: 0.1 }));
+    const pdf = await pdfOf(service, { ...BASE, items, tax: 10 });
+    const pages = pdfPageCount(pdf);
+    expect(pages).to.be.greaterThan(10);
+    const text = pdfFlatText(pdf);
+    expect(text).to.contain(`Page 1 of ${pages}`);
+    expect(text).to.contain(`Page ${pages} of ${pages}`);
+    expect(text).to.contain('Line 1000');
+    expect(text).to.contain('$100.00'); // subtotal: 1,000 × 0.10, exact
+    expect(text).to.contain('$110.00');
+    // The table header repeats on every page.
+    expect(text.match(/Item Quantity Rate Amount/g)?.length).to.equal(pages);
+  });
+
+  it('formats money with the currency\'s own decimals (JPY 0, KWD 3)', async function () {
+    const jpy = pdfFlatText(await pdfOf(service, { ...BASE, currency: 'jpy', items: [{ name: 'A', quantity: 3, unit_cost: 333.5 }], tax: 8 }));
+    expect(jpy).to.contain('¥1,001');
+    expect(jpy).to.contain('¥80');
+    expect(jpy).to.contain('¥1,081');
+    const kwd = pdfFlatText(await pdfOf(service, { ...BASE, currency: 'KWD', items: [{ name: 'A', quantity: 1, unit_cost: 1.2345 }] }));
+    expect(kwd).to.match(/KWD\s?1\.235/);
+  });
+
+  it('an omitted date is today; an ISO date is formatted; other dates print as sent', async function () {
+    const today = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date());
+    expect(pdfFlatText(await pdfOf(service, BASE))).to.contain(today);
+    const text = pdfFlatText(await pdfOf(service, { ...BASE, date: '2015-02-09', due_date: '03/06/2024' }));
+    expect(text).to.contain('Feb 9, 2015');
+    expect(text).to.contain('03/06/2024');
+  });
+
+  it('a null, empty or zero value for a field the type does not accept is not an error', async function () {
+    const text = pdfFlatText(await pdfOf(service, { ...BASE, type: 'credit_note', due_date: null, payment_terms: '', amount_paid: 0, payment_methods: [] }));
+    expect(text).to.contain('CREDIT NOTE');
+  });
+
+  it('numeric strings from JSON clients and repeated form keys (last wins)', async function () {
+    const res = await fetch(`${service.url}/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'from=A&to=B&date=First&date=Second&items[0][name]=W&items[0][quantity]=2&items[0][unit_cost]=4.5&fields[tax]=true&tax=1',
+    });
+    expect(res.status).to.equal(200);
+    const text = pdfFlatText(new Uint8Array(await res.arrayBuffer()));
+    expect(text).to.contain('Second');
+    expect(text).not.to.contain('First');
+    expect(text).to.contain('$10.00'); // 2 × 4.50 + flat tax 1
+  });
+});
