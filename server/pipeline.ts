@@ -1,6 +1,7 @@
 // The core, with no HTTP in it: request body → validated document → totals → HTML → PDF.
 // Loads every data file (schemas, locales, templates, themes, fonts) once, and reports all broken files together.
 // Used by the HTTP layer and by command-line tools alike.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, Limits } from './config';
 import type { DocumentRequest } from './documents/model';
@@ -44,11 +45,22 @@ export function loadAssets(root: string, limits: Limits): Assets {
   const schemas = attempt(() => loadSchemas(path.join(root, 'schemas'), limits));
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
   const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
-  const themes = ((schemas?.raw().get('common') as { definitions?: { document?: { properties?: { theme?: { enum?: string[] } } } } } | undefined)
-    ?.definitions?.document?.properties?.theme?.enum ?? ['classic']);
+  const themes = themeIds(path.join(root, 'schemas', 'common.json'));
   const html = fonts && attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
   if (problems.length > 0 || !schemas || !catalogues || !html) throw new StartupError(problems);
   return { schemas, catalogues, html };
+}
+
+/** The theme ids the schema offers (each needs a themes/<id>.css), read even when other schema files are broken. */
+function themeIds(commonSchemaFile: string): string[] {
+  try {
+    const common = JSON.parse(fs.readFileSync(commonSchemaFile, 'utf8')) as {
+      definitions?: { document?: { properties?: { theme?: { enum?: string[] } } } };
+    };
+    return common.definitions?.document?.properties?.theme?.enum ?? ['classic'];
+  } catch {
+    return ['classic'];
+  }
 }
 
 export interface PreparedDocument {

@@ -1,0 +1,29 @@
+// Accept-Language negotiation (decisions §3): never an error, the best supported language, the full tag kept.
+import { expect } from 'chai';
+import { negotiateLocale } from '../../server/render/locale';
+
+const SUPPORTED = ['de', 'en', 'es', 'fr', 'th'];
+
+describe('Accept-Language negotiation', function () {
+  const cases: [string | undefined, string, string][] = [
+    [undefined, 'en', 'en-US'],
+    ['', 'en', 'en-US'],
+    ['fr-FR', 'fr', 'fr-FR'],
+    ['fr-CA', 'fr', 'fr-CA'],
+    ['fr', 'fr', 'fr-FR'],
+    ['de-CH;q=0.9, en;q=0.5', 'de', 'de-CH'],
+    ['en;q=0.5, de-CH;q=0.9', 'de', 'de-CH'],
+    ['xx-YY, es;q=0.2', 'es', 'es-ES'],
+    ['*', 'en', 'en-US'],
+    ['xx-YY', 'en', 'en-US'],
+    ['th-TH', 'th', 'th-TH'],
+    ['"><script>', 'en', 'en-US'],
+    [';;;,,,q=', 'en', 'en-US'],
+    ['fr;q=0, de', 'de', 'de-DE'],
+  ];
+  for (const [header, language, tag] of cases) {
+    it(`${JSON.stringify(header)} → ${tag}`, function () {
+      expect(negotiateLocale(header, SUPPORTED)).to.deep.equal({ language, tag });
+    });
+  }
+});

@@ -1,0 +1,71 @@
+// Data files are loaded once at start-up; a missing or broken file stops start-up with every problem listed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig, ConfigError, projectRoot } from '../../server/config';
+import { loadAssets, StartupError } from '../../server/pipeline';
+import { tempDir } from '../helpers/service';
+
+function copyProject(): string {
+  const root = tempDir('assets');
+  for (const dir of ['schemas', 'locales', 'templates', 'themes']) {
+    fs.cpSync(path.join(projectRoot(), dir), path.join(root, dir), { recursive: true });
+  }
+  fs.symlinkSync(path.join(projectRoot(), 'node_modules'), path.join(root, 'node_modules'));
+  return root;
+}
+
+describe('start-up checks', function () {
+  const limits = loadConfig({}).limits;
+
+  it('loads the project as it is', function () {
+    const assets = loadAssets(projectRoot(), limits);
+    expect(assets.catalogues.languages).to.include('en');
+    expect(assets.html.themes).to.deep.equal(['classic', 'slate']);
+  });
+
+  it('lists every broken file at once', function () {
+    const root = copyProject();
+    fs.rmSync(path.join(root, 'schemas', 'quote.json'));
+    fs.writeFileSync(path.join(root, 'schemas', 'receipt.json'), '{ "type": ');
+    const fr = JSON.parse(fs.readFileSync(path.join(root, 'locales', 'fr.json'), 'utf8'));
+    delete fr.labels.total_title;
+    fs.writeFileSync(path.join(root, 'locales', 'fr.json'), JSON.stringify(fr));
+    fs.rmSync(path.join(root, 'templates', 'partials', 'totals.hbs'));
+    fs.writeFileSync(path.join(root, 'templates', 'partials', 'notes.hbs'), '{{#if view.notes}} unclosed');
+    fs.rmSync(path.join(root, 'themes', 'slate.css'));
+    let error: StartupError | undefined;
+    try {
+      loadAssets(root, limits);
+    } catch (err) {
+      error = err as StartupError;
+    }
+    expect(error).to.be.instanceOf(StartupError);
+    const text = error!.problems.join('\n');
+    expect(text).to.contain('quote.json is missing');
+    expect(text).to.contain('receipt.json');
+    expect(text).to.contain('fr.json lacks 1 key(s) of en.json: labels.total_title');
+    expect(text).to.contain('partials/totals.hbs is missing');
+    expect(text).to.contain('partials/notes.hbs');
+    expect(text).to.contain('themes/slate.css is missing');
+  });
+
+  it('rejects bad configuration values, naming each', function () {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: 'eighty', LOGO_ALLOW_PRIVATE: 'maybe', MAX_ITEMS: '0', LOG_LEVEL: 'loud', REDIS_URL: 'http://x' });
+    } catch (err) {
+      error = err as ConfigError;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    expect(error!.problems.join('\n')).to.contain('PORT').and.contain('LOGO_ALLOW_PRIVATE').and.contain('MAX_ITEMS').and.contain('LOG_LEVEL').and.contain('REDIS_URL');
+  });
+
+  it('configured limits replace the schema bounds', function () {
+    const assets = loadAssets(projectRoot(), { ...limits, maxItems: 3 });
+    const validate = assets.schemas.get('invoice').validate;
+    const doc = { from: 'A', to: 'B', items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] };
+    expect(validate(doc)).to.equal(false);
+    expect(validate.errors?.[0]?.params).to.deep.equal({ limit: 3 });
+  });
+});
