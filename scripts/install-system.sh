@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the service and its tests need, and Node.js 20+ when it is missing.
+# Idempotent and quick when everything is there. Uses sudo when not run as root.
+set -euo pipefail
+
+PACKAGES=(
+  chromium-headless-shell   # the PDF printer (puppeteer drives it; no browser download)
+  fonts-dejavu-core         # fallback for the page footer; document fonts ship with the project (npm @fontsource)
+  poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts: the tests read the PDFs with them
+  ca-certificates           # https logos
+  python3 make g++          # native modules (better-sqlite3) build from source
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-system: run as root or install sudo" >&2; exit 1; }
+  SUDO="sudo"
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+node_ok() { command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; }
+
+if [ ${#missing[@]} -gt 0 ] || ! node_ok; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-system: installing ${missing[*]}"
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if ! node_ok; then
+    echo "install-system: installing Node.js (20 or newer is needed)"
+    $SUDO apt-get install -y -qq nodejs npm >/dev/null || true
+    if ! node_ok; then
+      # Debian 12 ships Node 18: take Node 20 from NodeSource's Debian repository.
+      $SUDO apt-get install -y -qq curl gnupg >/dev/null
+      curl -fsSL https://deb.nodesource.com/setup_20.x | $SUDO bash - >/dev/null
+      $SUDO apt-get install -y -qq nodejs >/dev/null
+    fi
+    node_ok || { echo "install-system: Node.js 20+ could not be installed; install it and run again" >&2; exit 1; }
+  fi
+fi
+
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
+[ -x "$CHROMIUM" ] || { echo "install-system: $CHROMIUM is missing after the install" >&2; exit 1; }
+echo "install-system: ready (node $(node -v), $("$CHROMIUM" --version 2>/dev/null | head -1))"
