@@ -89,10 +89,14 @@ export class DocumentPipeline {
     return parseBody(bodyKind(contentType), raw, this.config.limits.maxItems);
   }
 
+  /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */
+  locale(acceptLanguage: string | undefined): Locale {
+    return negotiateLocale(acceptLanguage, this.assets.catalogues.languages);
+  }
+
   /** Validates and computes totals; throws 400 with every problem. */
-  prepare(body: unknown, acceptLanguage: string | undefined): PreparedDocument {
+  prepare(body: unknown, locale: Locale): PreparedDocument {
     const doc = validateDocument(this.assets.schemas, body);
-    const locale = negotiateLocale(acceptLanguage, this.assets.catalogues.languages);
     return { doc, locale, totals: computeTotals(doc) };
   }
 

@@ -37,6 +37,13 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
     }
   }
 
+  // A custom field with neither name nor value (an unused row of a client's form) prints nothing: drop it.
+  if (Array.isArray(doc.custom_fields)) {
+    doc.custom_fields = doc.custom_fields.filter(
+      (cf) => !(cf !== null && typeof cf === 'object' && !Array.isArray(cf) && Object.keys(cf as object).length === 0),
+    );
+  }
+
   if (doc.invoice_number_title !== undefined && doc.number_title === undefined) {
     doc.number_title = doc.invoice_number_title;
   }

@@ -14,7 +14,8 @@ export function bodyKind(contentType: string | undefined): BodyKind {
 }
 
 export function parseBody(kind: BodyKind, raw: Buffer, maxItems: number): unknown {
-  const text = raw.toString('utf8');
+  // A UTF-8 byte order mark (some Windows clients send one) is not part of the document.
+  const text = raw.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw errors.emptyBody();
   if (kind === 'json') {
     try {

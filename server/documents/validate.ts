@@ -122,7 +122,10 @@ export function validateDocument(registry: SchemaRegistry, body: unknown, option
   }
   const schema = registry.get(rawType);
   if (!schema.validate(doc)) {
-    const problems = toProblems(schema.validate.errors ?? [], rawType);
+    // Missing required fields first: they are what a client most often gets wrong.
+    const problems = toProblems(schema.validate.errors ?? [], rawType).sort(
+      (a, b) => Number(!a.message.endsWith(' is required')) - Number(!b.message.endsWith(' is required')),
+    );
     throw errors.validation(problems.slice(0, MAX_DETAILS));
   }
   return toDocument(doc, rawType, schema.accepted);

@@ -11,6 +11,7 @@ import type { KeyStore } from '../keys/key-store';
 import { isDocumentType } from '../documents/model';
 import { bodyKind } from '../documents/parse-body';
 import type { DocumentPipeline } from '../pipeline';
+import type { Locale } from '../render/locale';
 import { requireApiKey } from './auth';
 import { errorHandler } from './errors-to-http';
 
@@ -106,6 +107,13 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
 
+  // Every answer of the document routes, errors included, names the locale it was (or would be) made in.
+  const negotiate: RequestHandler = (req, res, next) => {
+    const locale = pipeline.locale(req.get('accept-language'));
+    res.locals.locale = locale;
+    res.set('Content-Language', locale.tag);
+    next();
+  };
   const documentRoute = [requireApiKey(deps.keys), bodyPreconditions(), rawBody(deps.config.limits.maxBodyBytes)];
 
   const prepare = (req: Request, res: Response, allowedTypes?: ReadonlySet<string>) => {
@@ -116,16 +124,15 @@ export function createApp(deps: AppDeps): express.Express {
       const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
       if (isDocumentType(type) && !allowedTypes.has(type)) throw errors.ublType(type);
     }
-    const prepared = pipeline.prepare(body, req.get('accept-language'));
+    const prepared = pipeline.prepare(body, res.locals.locale as Locale);
     res.locals.documentType = prepared.doc.type;
-    res.set('Content-Language', prepared.locale.tag);
     return prepared;
   };
 
   const logoLogger = (res: Response) => (reason: string) =>
     logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
 
-  app.all('/', only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
+  app.all('/', negotiate, only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res);
     const { pdf, filename } = await pipeline.renderPdf(prepared, logoLogger(res));
     res
@@ -136,7 +143,7 @@ export function createApp(deps: AppDeps): express.Express {
       .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 
-  app.all('/ubl', only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
+  app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
     prepare(req, res, UBL_TYPES);
     throw errors.notImplemented('UBL output is not available yet on this server.');
   });

@@ -39,7 +39,7 @@ export function toResponse(err: AppError): { status: number; headers: Record<str
 }
 
 export function errorHandler(logger: Logger, maxBodyBytes: number): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+  return (err, _req, res, _next) => {
     const requestId = String(res.locals.requestId ?? '');
     let appError: AppError | undefined = err instanceof AppError ? err : fromBodyParser(err as BodyParserError, maxBodyBytes);
     if (!appError) {
@@ -55,6 +55,5 @@ export function errorHandler(logger: Logger, maxBodyBytes: number): ErrorRequest
     }
     const { status, headers, body } = toResponse(appError);
     res.status(status).set(headers).json(body);
-    void req;
   };
 }

@@ -54,9 +54,8 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
       return undefined;
     }
     try {
-      // Compile eagerly: Handlebars otherwise reports syntax errors only at the first render.
-      const precompiled = hbs.precompile(source, { strict: false });
-      void precompiled;
+      // precompile parses now: Handlebars' compile() would only report a syntax error at the first render.
+      hbs.precompile(source);
       return hbs.compile(source, { preventIndent: true });
     } catch (err) {
       problems.push(`${name}: ${(err as Error).message}`);

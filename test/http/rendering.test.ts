@@ -186,6 +186,22 @@ describe('rendering (real Chromium)', function () {
     expect(text).to.contain('CREDIT NOTE');
   });
 
+  it('tolerates what real clients send: a BOM, nulls, empty custom field rows, upper-case type and currency', async function () {
+    const body = JSON.stringify({
+      ...BASE, type: 'INVOICE', currency: 'usd', ship_to: null, logo: null, notes: '', due_date: '',
+      custom_fields: [{ name: 'PO', value: '77' }, { name: '', value: '' }], field: { tax: '%' },
+    });
+    const res = await fetch(`${service.url}/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json; charset=utf-8' },
+      body: `\uFEFF${body}`,
+    });
+    expect(res.status, await res.clone().text()).to.equal(200);
+    const text = pdfFlatText(new Uint8Array(await res.arrayBuffer()));
+    expect(text).to.contain('PO 77');
+    expect(text).not.to.contain('Ship To');
+  });
+
   it('numeric strings from JSON clients and repeated form keys (last wins)', async function () {
     const res = await fetch(`${service.url}/`, {
       method: 'POST',
