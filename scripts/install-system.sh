@@ -44,6 +44,8 @@ if [ ${#missing[@]} -gt 0 ] || ! node_ok; then
   fi
 fi
 
+"$(dirname "$0")/install-standards.sh"
+
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
 [ -x "$CHROMIUM" ] || { echo "install-system: $CHROMIUM is missing after the install" >&2; exit 1; }
 echo "install-system: ready (node $(node -v), $("$CHROMIUM" --version 2>/dev/null | head -1))"

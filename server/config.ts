@@ -1,5 +1,6 @@
 // Configuration: reads environment variables once, validates every one, and reports all bad values together.
 // Owns the names and defaults of every setting (the README lists them). Must not read files or open connections.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -54,6 +55,12 @@ export function projectRoot(): string {
   return PROJECT_ROOT;
 }
 
+/** vendor/ (filled by scripts/install-standards.sh), else the ../shared checkout beside the project. */
+function defaultXsdDir(): string {
+  const vendored = path.join(PROJECT_ROOT, 'vendor', 'ubl-2.1', 'xsdrt');
+  return fs.existsSync(vendored) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards', 'ubl-2.1', 'xsdrt');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const str = (name: string, fallback: string): string => {
@@ -103,7 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqlitePath: path.resolve(str('SQLITE_PATH', './data/service.db')),
     redisUrl,
     chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium-headless-shell'),
-    ublXsdDir: path.resolve(str('UBL_XSD_DIR', path.join(PROJECT_ROOT, '..', 'shared', 'standards', 'ubl-2.1', 'xsdrt'))),
+    ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
     logoTimeoutMs: int('LOGO_TIMEOUT_MS', 5000, 100, 60000),
