@@ -7,6 +7,7 @@ PACKAGES=(
   chromium-headless-shell   # the PDF printer (puppeteer drives it; no browser download)
   fonts-dejavu-core         # fallback for the page footer; document fonts ship with the project (npm @fontsource)
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts: the tests read the PDFs with them
+  qpdf                      # the tests check the PDF structure with qpdf --check
   ca-certificates           # https logos
   python3 make g++          # native modules (better-sqlite3) build from source
 )

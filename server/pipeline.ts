@@ -63,6 +63,9 @@ function themeIds(commonSchemaFile: string): string[] {
   }
 }
 
+/** The PDF Creator entry (decisions §7: "this service"). */
+export const CREATOR = 'docgen-service';
+
 export interface PreparedDocument {
   doc: DocumentRequest;
   locale: Locale;
@@ -124,7 +127,10 @@ export class DocumentPipeline {
 
   async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedDocument> {
     const html = await this.renderHtml(prepared, onLogoFailure);
-    const pdf = await this.pdf.render(html.html, { format: prepared.doc.page_size, footerHtml: html.footerHtml });
+    const pdf = await this.pdf.render(html.html, {
+      format: prepared.doc.page_size,
+      metadata: { title: html.title, author: html.author, creator: CREATOR },
+    });
     return { pdf, filename: pdfFilename(prepared.doc), html };
   }
 }

@@ -4,13 +4,17 @@
 // self-contained (inline CSS, data: fonts and images).
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { AppError, errors } from '../errors';
+import { withMetadata, type PdfMetadata } from './metadata';
 
 export interface PdfOptions {
   format: 'letter' | 'a4';
-  /** Chromium footer template; may use the pageNumber / totalPages classes. */
-  footerHtml?: string;
+  /** Page margins when the HTML's @page rule sets none. */
   margin?: { top: string; right: string; bottom: string; left: string };
+  /** Document information; the title and language also come from the HTML's <title> and lang. */
+  metadata?: PdfMetadata;
 }
+
+const PRODUCER = 'docgen-service (Chromium Skia/PDF)';
 
 export interface PdfRenderer {
   render(html: string, options: PdfOptions): Promise<Uint8Array>;
@@ -205,9 +209,9 @@ export class BrowserPool implements PdfRenderer {
       return page.pdf({
         format: options.format,
         printBackground: true,
-        displayHeaderFooter: options.footerHtml !== undefined,
-        headerTemplate: '<span></span>',
-        footerTemplate: options.footerHtml ?? '<span></span>',
+        // Page numbers come from the page's own @page margin boxes, which use its inline fonts; Chromium's
+        // header/footer templates cannot (they fall back to system fonts) and cost time.
+        displayHeaderFooter: false,
         margin: options.margin ?? DEFAULT_MARGIN,
         tagged: true,
         timeout: remaining(),
@@ -222,7 +226,7 @@ export class BrowserPool implements PdfRenderer {
       this.rendersOnBrowser++;
       this.idle.push(page!);
       this.maybeRecycleBrowser();
-      return pdf;
+      return options.metadata ? withMetadata(pdf, options.metadata, PRODUCER) : pdf;
     } catch (err) {
       // The page may be in any state: never reuse it. If the work is still running (deadline), close the page
       // when it settles, so that no page is left behind.

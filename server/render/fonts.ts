@@ -1,11 +1,13 @@
 // Fonts shipped with the project (@fontsource packages listed in themes/fonts.json), inlined into the page as data:
 // URIs so that the printed page needs no network and no file, and output is the same on every machine.
-// Each package is split into unicode-range subsets; a page gets only the subsets its text uses, which keeps a
-// Latin invoice small while a Korean one still gets its glyphs. Must not know about documents.
+// Each package is split into unicode-range subsets. For each character of a document, the first family (in
+// fonts.json order) that covers it is chosen, and only the subset files holding the document's characters are
+// inlined: a Latin invoice stays small, a Korean one still gets its glyphs. Must not know about documents.
 import fs from 'node:fs';
 import path from 'node:path';
 
 interface Face {
+  family: number;
   id: string;
   css: string;
   /** Inclusive code point ranges. */
@@ -14,7 +16,7 @@ interface Face {
 }
 
 export interface FontSet {
-  /** The @font-face CSS for every subset needed by `text` (always includes the basic Latin subset). */
+  /** The @font-face CSS for the subsets needed by `text` (the basic Latin subset always). */
   cssFor(text: string): string;
 }
 
@@ -25,6 +27,13 @@ export class FontLoadError extends Error {
   }
 }
 
+interface FamilyConfig {
+  package: string;
+  files: string[];
+  /** Subset names to keep (`latin`, `thai`, …; `numbered` for the CJK slices `[0]`…). All when absent. */
+  subsets?: string[];
+}
+
 function parseRanges(spec: string): [number, number][] {
   return spec.split(',').map((part) => {
     const [a, b] = part.trim().replace(/^U\+/i, '').split('-');
@@ -33,22 +42,29 @@ function parseRanges(spec: string): [number, number][] {
   });
 }
 
+/** `noto-sans-jp-12-400-normal.woff2` → `numbered`; `noto-sans-thai-thai-400-normal.woff2` → `thai`. */
+function subsetName(packageName: string, fileName: string): string {
+  const base = packageName.replace(/^@[^/]+\//, '');
+  const name = fileName.slice(base.length + 1).replace(/-\d+-(normal|italic)\.woff2$/, '');
+  return /^\d+$/.test(name) ? 'numbered' : name;
+}
+
 export function loadFonts(configFile: string, resolvePackage: (name: string) => string): FontSet {
   const problems: string[] = [];
-  let config: { faces: { package: string; files: string[] }[] };
+  let config: { families?: FamilyConfig[] };
   try {
     config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
   } catch (err) {
     throw new FontLoadError([`${configFile}: ${(err as Error).message}`]);
   }
   const faces: Face[] = [];
-  for (const entry of config.faces ?? []) {
+  (config.families ?? []).forEach((entry, family) => {
     let dir: string;
     try {
       dir = path.dirname(resolvePackage(`${entry.package}/package.json`));
     } catch {
       problems.push(`font package ${entry.package} is not installed (run npm ci)`);
-      continue;
+      return;
     }
     for (const file of entry.files) {
       let css: string;
@@ -62,29 +78,37 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
         const url = /url\(\.\/files\/([^)]+\.woff2)\)/.exec(block);
         const range = /unicode-range:\s*([^;]+);/.exec(block);
         if (!url) continue;
+        if (entry.subsets && !entry.subsets.includes(subsetName(entry.package, url[1]!))) continue;
         const fontFile = path.join(dir, 'files', url[1]!);
         if (!fs.existsSync(fontFile)) {
           problems.push(`${entry.package}: ${url[1]} is missing`);
           continue;
         }
-        faces.push({
-          id: `${entry.package}/${url[1]}`,
-          css: block,
-          ranges: range ? parseRanges(range[1]!) : [[0, 0x10ffff]],
-          file: fontFile,
-        });
+        faces.push({ family, id: `${entry.package}/${url[1]}`, css: block, ranges: range ? parseRanges(range[1]!) : [[0, 0x10ffff]], file: fontFile });
       }
     }
-  }
+  });
   if (problems.length > 0) throw new FontLoadError(problems);
   if (faces.length === 0) throw new FontLoadError([`${configFile} lists no font faces`]);
+
+  const covers = (face: Face, cp: number): boolean => face.ranges.some(([a, b]) => cp >= a && cp <= b);
+  /** Code point → the faces to inline for it (every weight of the first family covering it). Memoized. */
+  const facesFor = new Map<number, Face[]>();
+  const lookup = (cp: number): Face[] => {
+    let found = facesFor.get(cp);
+    if (!found) {
+      const first = faces.find((f) => covers(f, cp));
+      found = first ? faces.filter((f) => f.family === first.family && covers(f, cp)) : [];
+      facesFor.set(cp, found);
+    }
+    return found;
+  };
 
   const inlined = new Map<string, string>();
   const inline = (face: Face): string => {
     let css = inlined.get(face.id);
     if (css === undefined) {
       const data = fs.readFileSync(face.file).toString('base64');
-      // Keep only the woff2 source, as a data: URI.
       css = face.css.replace(/src:[^;]+;/, `src: url(data:font/woff2;base64,${data}) format('woff2');`);
       inlined.set(face.id, css);
     }
@@ -94,13 +118,19 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
 
   return {
     cssFor(text: string): string {
-      const points = new Set<number>([0x41]);
-      for (const ch of text) points.add(ch.codePointAt(0)!);
-      const chosen = faces.filter((f) => f.ranges.some(([a, b]) => { for (const p of points) if (p >= a && p <= b) return true; return false; }));
-      const key = chosen.map((f) => f.id).join('|');
+      const chosen = new Set<Face>(lookup(0x41));
+      const seen = new Set<number>();
+      for (const ch of text) {
+        const cp = ch.codePointAt(0)!;
+        if (seen.has(cp)) continue;
+        seen.add(cp);
+        for (const f of lookup(cp)) chosen.add(f);
+      }
+      const list = [...chosen].sort((a, b) => faces.indexOf(a) - faces.indexOf(b));
+      const key = list.map((f) => f.id).join('|');
       let css = cssCache.get(key);
       if (css === undefined) {
-        css = chosen.map(inline).join('\n');
+        css = list.map(inline).join('\n');
         if (cssCache.size > 256) cssCache.clear();
         cssCache.set(key, css);
       }

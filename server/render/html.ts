@@ -16,8 +16,9 @@ export class TemplateLoadError extends Error {
 
 export interface RenderedHtml {
   html: string;
-  /** Chromium footer template (page numbers). */
-  footerHtml: string;
+  /** For the PDF's document information. */
+  title: string;
+  author: string;
 }
 
 export interface HtmlRenderer {
@@ -43,6 +44,19 @@ function collectText(value: unknown, out: string[]): void {
     if (!value.startsWith('data:')) out.push(value);
   } else if (Array.isArray(value)) value.forEach((v) => collectText(v, out));
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectText(v, out));
+}
+
+function cssString(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ')}"`;
+}
+
+/** `Page {{page}} of {{pages}}` → `"Page " counter(page) " of " counter(pages)`, for an @page margin box. */
+export function pageCounterCss(pageOf: string): string {
+  return pageOf
+    .split(/(\{\{pages?\}\})/)
+    .filter((part) => part !== '')
+    .map((part) => (part === '{{page}}' ? 'counter(page)' : part === '{{pages}}' ? 'counter(pages)' : cssString(part)))
+    .join(' ');
 }
 
 export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string; themes: readonly string[]; fonts: FontSet }): HtmlRenderer {
@@ -73,7 +87,6 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
   }
   const top = readAll(opts.templatesDir, '.hbs', problems);
   const documentTemplate = compile('templates/document.hbs', top.get('document'));
-  const footerTemplate = compile('templates/footer.hbs', top.get('footer'));
   for (const used of (top.get('document') ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
     if (!partials.has(used[1]!)) problems.push(`templates/document.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
   }
@@ -94,11 +107,13 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
     render(view, theme) {
       const texts: string[] = [];
       collectText(view, texts);
-      const html = documentTemplate!({ view, themeCss: themeCss.get(theme), fontCss: opts.fonts.cssFor(texts.join('')) });
-      const pageOf = Handlebars.escapeExpression(view.pageOf)
-        .replace('{{page}}', '<span class="pageNumber"></span>')
-        .replace('{{pages}}', '<span class="totalPages"></span>');
-      return { html, footerHtml: footerTemplate!({ pageOf }) };
+      const html = documentTemplate!({
+        view,
+        themeCss: themeCss.get(theme),
+        fontCss: opts.fonts.cssFor(texts.join('')),
+        pageOfCss: pageCounterCss(view.pageOf),
+      });
+      return { html, title: view.title, author: view.author };
     },
   };
 }

@@ -53,7 +53,7 @@ export interface DocumentView {
   totals: TotalLine[];
   notes?: { title: string; text: string };
   terms?: { title: string; text: string };
-  /** Localized footer text with `{{page}}` / `{{pages}}` left for the PDF footer. */
+  /** Localized page counter text with `{{page}}` / `{{pages}}` placeholders. */
   pageOf: string;
 }
 

@@ -215,3 +215,21 @@ describe('rendering (real Chromium)', function () {
     expect(text).to.contain('$10.00'); // 2 × 4.50 + flat tax 1
   });
 });
+
+describe('PDF metadata', function () {
+  it('has title, author (first line of from), creator and language, also in non-Latin scripts', async function () {
+    const service = await sharedService();
+    const res = await post(service, { ...BASE, from: 'Nikolaus Ltd\n1 Road', number: 42 });
+    const info = pdfInfo(new Uint8Array(await res.arrayBuffer()));
+    expect(info.Title).to.equal('Invoice 42');
+    expect(info.Author).to.equal('Nikolaus Ltd');
+    expect(info.Creator).to.equal('docgen-service');
+    expect(info.Producer).to.contain('docgen-service');
+    const thai = await post(service, { ...BASE, from: 'บริษัท ตัวอย่าง จำกัด\nกรุงเทพฯ', number: '(7)' });
+    const pdf = new Uint8Array(await thai.arrayBuffer());
+    const thaiInfo = pdfInfo(pdf);
+    expect(thaiInfo.Author).to.equal('บริษัท ตัวอย่าง จำกัด');
+    expect(thaiInfo.Title).to.equal('Invoice (7)');
+    expect(Buffer.from(pdf).toString('latin1')).to.contain('/Lang (en-US)');
+  });
+});
