@@ -12,14 +12,16 @@ export interface Cell {
   /** A second, lighter line (the item description). */
   sub?: string;
   align: 'left' | 'right';
+  /** Never wrapped (dates). */
+  nowrap?: boolean;
 }
 
 export interface Column {
   key: string;
   label: string;
   align: 'left' | 'right';
-  /** Relative width class: `wide` takes the remaining space. */
-  width: 'wide' | 'narrow' | 'medium';
+  /** Width class (themes/base.css): `wide` takes the space the others leave. */
+  width: 'wide' | 'date' | 'ref' | 'money' | 'qty';
 }
 
 export interface LabelledValue {
@@ -109,17 +111,17 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   });
   if (isStatement) {
     columns = [
-      { key: 'date', label: label('date_header'), align: 'left', width: 'narrow' },
-      { key: 'reference', label: label('reference_header'), align: 'left', width: 'medium' },
+      { key: 'date', label: label('date_header'), align: 'left', width: 'date' },
+      { key: 'reference', label: label('reference_header'), align: 'left', width: 'ref' },
       { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
-      { key: 'charges', label: label('charges_header'), align: 'right', width: 'medium' },
-      { key: 'payments', label: label('payments_header'), align: 'right', width: 'medium' },
-      { key: 'balance', label: label('amount_header'), align: 'right', width: 'medium' },
+      { key: 'charges', label: label('charges_header'), align: 'right', width: 'money' },
+      { key: 'payments', label: label('payments_header'), align: 'right', width: 'money' },
+      { key: 'balance', label: label('amount_header'), align: 'right', width: 'money' },
     ];
     rows = doc.items.map((item, i) => {
       const line = totals.lines[i]!;
       return [
-        { text: item.date ? fmt.formatDate(item.date) : '', align: 'left' },
+        { text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true },
         { text: item.reference ?? '', align: 'left' },
         itemCell(item.name, item.description),
         { text: line.amount.isZero() ? '' : money(line.amount), align: 'right' },
@@ -129,9 +131,9 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     });
   } else if (isPackingSlip) {
     columns = [
-      { key: 'item', label: label('item_header'), align: 'left', width: 'medium' },
+      { key: 'item', label: label('item_header'), align: 'left', width: 'ref' },
       { key: 'description', label: label('description_header'), align: 'left', width: 'wide' },
-      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'narrow' },
+      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'qty' },
     ];
     rows = doc.items.map((item, i) => [
       { text: item.name ?? '', align: 'left' },
@@ -140,21 +142,21 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     ]);
   } else {
     columns = [];
-    if (isTimesheet) columns.push({ key: 'date', label: label('date_header'), align: 'left', width: 'narrow' });
+    if (isTimesheet) columns.push({ key: 'date', label: label('date_header'), align: 'left', width: 'date' });
     columns.push(
       { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
-      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'narrow' },
+      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'qty' },
     );
     if (showMoney) {
       columns.push(
-        { key: 'rate', label: label('unit_cost_header'), align: 'right', width: 'medium' },
-        { key: 'amount', label: label('amount_header'), align: 'right', width: 'medium' },
+        { key: 'rate', label: label('unit_cost_header'), align: 'right', width: 'money' },
+        { key: 'amount', label: label('amount_header'), align: 'right', width: 'money' },
       );
     }
     rows = doc.items.map((item, i) => {
       const line = totals.lines[i]!;
       const cells: Cell[] = [];
-      if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left' });
+      if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true });
       cells.push(itemCell(item.name, item.description), { text: qty(line.quantity), align: 'right' });
       if (showMoney) cells.push({ text: money(line.unitCost), align: 'right' }, { text: money(line.amount), align: 'right' });
       return cells;

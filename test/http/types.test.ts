@@ -1,0 +1,159 @@
+// Every document type, in both themes, rendered by real Chromium: the type's labels, columns, values and totals.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { DOCUMENT_TYPES } from '../../server/documents/model';
+import { isPdf, pdfFlatText, pdfPageCount, pdfText } from '../helpers/pdf';
+import { post, sharedService, type TestService } from '../helpers/service';
+
+interface Fixture {
+  request: Record<string, unknown>;
+  expect: { text: string[]; absent: string[] };
+}
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const THEMES = ['classic', 'slate'] as const;
+
+export function loadFixture(type: string): Fixture {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES, `${type}.json`), 'utf8')) as Fixture;
+}
+
+async function render(service: TestService, body: unknown, headers: Record<string, string> = {}): Promise<Uint8Array> {
+  const res = await post(service, body, { headers });
+  expect(res.status, res.status === 200 ? '' : await res.text()).to.equal(200);
+  const pdf = new Uint8Array(await res.arrayBuffer());
+  expect(isPdf(pdf)).to.equal(true);
+  return pdf;
+}
+
+describe('document types × themes', function () {
+  let service: TestService;
+  const pages: string[] = [];
+  before(async function () {
+    service = await sharedService();
+  });
+  after(function () {
+    // The 24 renders and their page counts, for the record.
+    if (pages.length) console.log(`      renders: ${pages.join(', ')}`);
+  });
+
+  it('there is one fixture per type', function () {
+    expect(fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort()).to.deep.equal([...DOCUMENT_TYPES].sort());
+  });
+
+  for (const type of DOCUMENT_TYPES) {
+    for (const theme of THEMES) {
+      it(`${type} in ${theme}`, async function () {
+        const fixture = loadFixture(type);
+        const pdf = await render(service, { ...fixture.request, theme });
+        const text = pdfFlatText(pdf);
+        for (const t of fixture.expect.text) expect(text, `"${t}" in ${type}/${theme}`).to.contain(t);
+        for (const t of fixture.expect.absent) expect(text, `"${t}" must not be in ${type}/${theme}`).not.to.contain(t);
+        const count = pdfPageCount(pdf);
+        expect(text).to.contain(`Page 1 of ${count}`);
+        pages.push(`${type}/${theme} ${count}p`);
+      });
+    }
+  }
+});
+
+describe('fields a type does not accept (interface.md)', function () {
+  const refused: Record<string, Record<string, unknown>> = {
+    credit_note: { due_date: 'Mar 1, 2026', payment_terms: 'NET 30', amount_paid: 5, payment_methods: [{ type: 'url', name: 'Pay', url: 'https://pay.example/x' }] },
+    purchase_order: { purchase_order: 'PO-1' },
+    work_order: { purchase_order: 'PO-1' },
+    packing_slip: { due_date: 'Mar 1, 2026', payment_terms: 'NET 30', amount_paid: 5, payment_methods: [{ type: 'url', name: 'Pay', url: 'https://pay.example/x' }], tax: 8, discounts: 2, shipping: 3 },
+  };
+  for (const [type, fields] of Object.entries(refused)) {
+    for (const [field, value] of Object.entries(fields)) {
+      it(`${type} rejects ${field}`, async function () {
+        const service = await sharedService();
+        const res = await post(service, { ...loadFixture(type).request, [field]: value });
+        expect(res.status).to.equal(400);
+        const json = (await res.json()) as { error: string; details: { field: string }[] };
+        expect(json.error).to.contain(`${field} is not accepted for type ${type}`);
+        expect(json.details.map((d) => d.field)).to.deep.equal([field]);
+      });
+    }
+  }
+});
+
+describe('long documents', function () {
+  it('a 300-line statement: several pages, Page N of N on each, the table header on every page, totals right', async function () {
+    this.timeout(60000);
+    const service = await sharedService();
+    const items = Array.from({ length: 300 }, (_, i) =>
+      i % 10 === 9
+        ? { date: '2026-10-15', reference: `PAY-${i + 1}`, name: `Payment ${i + 1}`, payment: 100 }
+        : { date: '2026-10-01', reference: `INV-${i + 1}`, name: `Charge ${i + 1}`, quantity: 1, unit_cost: 12.5 },
+    );
+    const pdf = await render(service, { ...loadFixture('statement').request, items, amount_paid: 0 });
+    const count = pdfPageCount(pdf);
+    expect(count).to.be.greaterThan(1);
+    for (let p = 1; p <= count; p++) {
+      const page = execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), '-', '-'], { input: pdf }).toString().replace(/\s+/g, ' ');
+      expect(page, `page ${p}`).to.contain(`Page ${p} of ${count}`);
+      expect(page, `table header on page ${p}`).to.contain('Date Reference Description Charges Payments Balance');
+    }
+    const text = pdfFlatText(pdf);
+    // 270 charges of 12.50 = 3,375.00; 30 payments of 100 = 3,000.00; closing 375.00
+    expect(text).to.contain('Total Charges $3,375.00');
+    expect(text).to.contain('Total Payments $3,000.00');
+    expect(text).to.contain('Balance $375.00');
+    expect(text).to.contain('Charge 299');
+    // No row is split across pages: every charge row's name, charge and running balance are on one line.
+    const rows = pdfText(pdf).split('\n').filter((l) => /Charge \d+/.test(l));
+    expect(rows).to.have.length(270);
+    for (const row of rows) expect(row).to.match(/Charge \d+\s+\$12\.50\s+\$[\d,]+\.\d\d/);
+  });
+
+  it('the totals never start a page alone', async function () {
+    this.timeout(60000);
+    const service = await sharedService();
+    // Around the first page break, one of these counts would leave the totals alone on page 2 without the rule.
+    for (let n = 14; n <= 22; n++) {
+      const items = Array.from({ length: n }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1, unit_cost: 10 }));
+      const pdf = await render(service, {
+        from: 'Nikolaus Ltd\n12 High Street\nLondon', to: 'Acme', number: 1, items, tax: 10,
+        fields: { discounts: true, shipping: true }, discounts: 1, shipping: 2, amount_paid: 5,
+      });
+      const last = pdfPageCount(pdf);
+      const lastPage = execFileSync('pdftotext', ['-layout', '-f', String(last), '-l', String(last), '-', '-'], { input: pdf }).toString();
+      expect(lastPage, `${n} lines`).to.contain('Subtotal');
+      expect(lastPage, `${n} lines: a row goes with the totals`).to.match(/Line \d+/);
+    }
+  });
+});
+
+describe('scripts and fonts', function () {
+  const NAMES = { thai: 'บริษัท ไทยเทรด จำกัด', japanese: '株式会社さくら商事', korean: '주식회사 한빛무역', chinese: '北京长城贸易有限公司' };
+
+  for (const theme of THEMES) {
+    it(`Thai, Japanese, Korean and Chinese names are extractable, and every font is embedded (${theme})`, async function () {
+      const service = await sharedService();
+      const pdf = await render(service, {
+        theme,
+        from: 'Northwind Traders Ltd',
+        to: `${NAMES.thai}\n${NAMES.korean}`,
+        ship_to: NAMES.chinese,
+        items: [
+          { name: NAMES.japanese, description: 'テスト品 – 説明', quantity: 1, unit_cost: 10 },
+          { name: 'สินค้าทดสอบ', quantity: 2, unit_cost: 5 },
+          { name: '한국어 품목', quantity: 1, unit_cost: 1 },
+        ],
+      });
+      const text = pdfFlatText(pdf);
+      for (const name of [...Object.values(NAMES), 'テスト品', 'สินค้าทดสอบ', '한국어 품목']) expect(text).to.contain(name);
+      const fonts = execFileSync('pdffonts', ['-'], { input: pdf }).toString().trim().split('\n').slice(2);
+      expect(fonts.length).to.be.greaterThanOrEqual(4);
+      for (const line of fonts) {
+        const cols = line.trim().split(/\s+/);
+        // name type… encoding emb sub uni object ID: "emb" is the 4th column from the end before the object id pair.
+        expect(cols[cols.length - 5], line).to.equal('yes');
+      }
+      const names = fonts.map((l) => l.split(/\s+/)[0]).join(' ');
+      for (const family of ['NotoSans-', 'NotoSansThai', 'NotoSansJP', 'NotoSansKR', 'NotoSansSC']) expect(names).to.contain(family);
+    });
+  }
+});
