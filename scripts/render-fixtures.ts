@@ -1,0 +1,35 @@
+// Renders the test fixtures (test/fixtures/<type>.json) through the same pipeline as the service, without HTTP,
+// to PDFs and PNG page images (pdftoppm), and prints each render's page count.
+// Usage: npm run render-fixtures -- OUT_DIR [type[/theme] …]   (default: every type in both themes)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, projectRoot } from '../server/config';
+import { DOCUMENT_TYPES } from '../server/documents/model';
+import { BrowserPool } from '../server/pdf/browser-pool';
+import { DocumentPipeline, loadAssets } from '../server/pipeline';
+
+(async () => {
+  const [out = 'fixture-renders', ...wanted] = process.argv.slice(2);
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
+  const pool = new BrowserPool({ executablePath: config.chromiumPath, concurrency: 1, queueLimit: 100, timeoutMs: 60000, maxRendersPerBrowser: 0 });
+  await pool.start();
+  const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, config);
+  fs.mkdirSync(out, { recursive: true });
+  const jobs = wanted.length ? wanted : DOCUMENT_TYPES.flatMap((t) => [`${t}/classic`, `${t}/slate`]);
+  try {
+    for (const job of jobs) {
+      const [type, theme = 'classic'] = job.split('/');
+      const fixture = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', `${type}.json`), 'utf8'));
+      const prepared = pipeline.prepare({ ...fixture.request, theme }, pipeline.locale(process.env.LANG_TAG));
+      const { pdf } = await pipeline.renderPdf(prepared);
+      const base = path.join(out, `${type}-${theme}`);
+      fs.writeFileSync(`${base}.pdf`, pdf);
+      execFileSync('pdftoppm', ['-png', '-r', process.env.DPI ?? '80', `${base}.pdf`, base]);
+      const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [`${base}.pdf`]).toString())?.[1]);
+      console.log(`${type}/${theme}: ${pages} page${pages === 1 ? '' : 's'}`);
+    }
+  } finally {
+    await pool.close();
+  }
+})();
