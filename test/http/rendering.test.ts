@@ -1,10 +1,13 @@
 // Real rendering through HTTP and Chromium: labels, overrides, line breaks, escaping, logo, page size, pagination.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { isPdf, pdfFlatText, pdfImageCount, pdfInfo, pdfPageCount, pdfText } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
-import { post, sharedService, type TestService } from '../helpers/service';
+import { post, sharedService, tempDir, type TestService } from '../helpers/service';
 
 const BASE = { from: 'Nikolaus Ltd', to: 'Acme, Corp.', items: [{ name: 'Starter plan', quantity: 1, unit_cost: 99 }] };
 
@@ -231,5 +234,9 @@ describe('PDF metadata', function () {
     expect(thaiInfo.Author).to.equal('บริษัท ตัวอย่าง จำกัด');
     expect(thaiInfo.Title).to.equal('Invoice (7)');
     expect(Buffer.from(pdf).toString('latin1')).to.contain('/Lang (en-US)');
+    // The appended document information keeps the file well-formed.
+    const file = path.join(tempDir('qpdf'), 'doc.pdf');
+    fs.writeFileSync(file, pdf);
+    expect(execFileSync('qpdf', ['--check', file]).toString()).to.contain('No syntax or stream encoding errors');
   });
 });
