@@ -31,8 +31,10 @@ export function negotiateLocale(header: string | undefined, supported: readonly 
     if (!tag) return;
     let q = 1;
     for (const p of params) {
-      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p);
-      if (m) q = Number(m[1]);
+      if (!/^\s*q\s*=/i.test(p)) continue;
+      // A malformed weight makes the whole entry malformed: it is skipped, not taken at full weight.
+      const m = /^\s*q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/i.exec(p);
+      q = m ? Number(m[1]) : NaN;
     }
     if (!Number.isFinite(q) || q <= 0 || q > 1) return;
     ranges.push({ tag, q, order });

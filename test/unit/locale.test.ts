@@ -20,6 +20,8 @@ describe('Accept-Language negotiation', function () {
     ['"><script>', 'en', 'en-US'],
     [';;;,,,q=', 'en', 'en-US'],
     ['fr;q=0, de', 'de', 'de-DE'],
+    ['de;q=abc, th-TH;q=0.3', 'th', 'th-TH'],
+    ['es;q=1.5, fr;q=0.2', 'fr', 'fr-FR'],
   ];
   for (const [header, language, tag] of cases) {
     it(`${JSON.stringify(header)} → ${tag}`, function () {
