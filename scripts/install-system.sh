@@ -8,6 +8,7 @@ PACKAGES=(
   fonts-dejavu-core         # fallback for the page footer; document fonts ship with the project (npm @fontsource)
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts: the tests read the PDFs with them
   qpdf                      # the tests check the PDF structure with qpdf --check
+  libxml2-utils             # xmllint: the tests check the UBL against the XSD independently of the service
   ca-certificates           # https logos
   python3 make g++          # native modules (better-sqlite3) build from source
 )

@@ -14,7 +14,7 @@ import { DocumentPipeline, loadAssets } from '../server/pipeline';
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
   const pool = new BrowserPool({ executablePath: config.chromiumPath, concurrency: 1, queueLimit: 100, timeoutMs: 60000, maxRendersPerBrowser: 0 });
   await pool.start();
-  const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, config);
+  const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, undefined, config);
   fs.mkdirSync(out, { recursive: true });
   const jobs = wanted.length ? wanted : DOCUMENT_TYPES.flatMap((t) => [`${t}/classic`, `${t}/slate`]);
   try {

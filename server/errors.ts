@@ -21,7 +21,6 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'unsupported_type'
-  | 'not_implemented'
   | 'renderer_busy'
   | 'render_timeout'
   | 'internal';
@@ -113,9 +112,6 @@ export const errors = {
     return new AppError('unsupported_type', 400, `UBL output is available for invoice, receipt and credit_note, not ${type}`, {
       details: [{ field: 'type', message: `UBL output is available for invoice, receipt and credit_note, not ${type}` }],
     });
-  },
-  notImplemented(what: string): AppError {
-    return new AppError('not_implemented', 501, what);
   },
   internal(requestId: string, cause?: unknown): AppError {
     return new AppError('internal', 500, `Internal error (request id ${requestId})`, { cause });

@@ -16,6 +16,8 @@ import { loadFonts } from './render/fonts';
 import { loadHtmlRenderer, type HtmlRenderer, type RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
 import { buildView } from './render/view-model';
+import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build-ubl';
+import type { XsdValidator } from './ubl/xsd-validator';
 
 export class StartupError extends Error {
   constructor(readonly problems: string[]) {
@@ -80,10 +82,25 @@ export interface RenderedDocument {
 
 export type LogoLogger = (reason: string) => void;
 
+export interface RenderedUbl {
+  xml: string;
+  root: UblRoot;
+  filename: string;
+}
+
+/** Raised when our own UBL fails the XSD: a defect, answered with a 500; the errors go to the log. */
+export class UblSchemaError extends Error {
+  constructor(readonly xsdErrors: string[]) {
+    super(`generated UBL is not valid against the UBL 2.1 XSD: ${xsdErrors.slice(0, 5).join(' | ')}`);
+    this.name = 'UblSchemaError';
+  }
+}
+
 export class DocumentPipeline {
   constructor(
     readonly assets: Assets,
     private readonly pdf: PdfRenderer,
+    private readonly xsd: XsdValidator | undefined,
     private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoTimeoutMs' | 'logoMaxBytes'>,
   ) {}
 
@@ -132,6 +149,31 @@ export class DocumentPipeline {
       metadata: { title: html.title, author: html.author, creator: CREATOR },
     });
     return { pdf, filename: pdfFilename(prepared.doc), html };
+  }
+
+  /**
+   * The UBL e-invoice with the PDF of the same request inside. The XML is built first (so that a request UBL cannot
+   * express fails with a 400 before any rendering), then printed and XSD-validated in parallel: the validated XML
+   * differs from the one sent only in the base64 text of the attachment, which the XSD types as base64Binary.
+   */
+  async renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedUbl> {
+    if (!this.xsd) throw new Error('UBL output needs the XSD validator');
+    const { doc, locale, totals } = prepared;
+    const label = (key: 'discounts_title' | 'shipping_title'): string =>
+      doc.labels[key] ?? this.assets.catalogues.label(locale.language, doc.type, key);
+    const filename = pdfFilename(doc);
+    const ubl = buildUbl({
+      doc,
+      totals,
+      localeTag: locale.tag,
+      timeZone: this.config.timeZone,
+      pdfFilename: filename,
+      labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
+    });
+    const [rendered, xsdErrors] = await Promise.all([this.renderPdf(prepared, onLogoFailure), this.xsd.validate(ubl.xml, ubl.root)]);
+    if (xsdErrors.length > 0) throw new UblSchemaError(xsdErrors);
+    const base64 = Buffer.from(rendered.pdf.buffer, rendered.pdf.byteOffset, rendered.pdf.byteLength).toString('base64');
+    return { xml: ubl.xml.replace(PDF_PLACEHOLDER, base64), root: ubl.root, filename: filename.replace(/\.pdf$/, '.xml') };
   }
 }
 

@@ -10,6 +10,7 @@ import { SqliteKeyStore } from './keys/sqlite-key-store';
 import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { DocumentPipeline, loadAssets } from './pipeline';
+import { acquireXsdValidator, type XsdValidatorRef } from './ubl/xsd-validator';
 
 export interface RunningService {
   url: string;
@@ -52,7 +53,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }
     pdf = pool;
   }
-  const pipeline = new DocumentPipeline(assets, pdf, config);
+  let xsd: XsdValidatorRef | undefined;
+  try {
+    xsd = acquireXsdValidator(config.ublXsdDir);
+    await xsd.validator.ready();
+  } catch (err) {
+    await xsd?.release();
+    await pdf.close();
+    await keys.close();
+    throw err;
+  }
+  const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
   const app = createApp({ config, pipeline, keys, logger, isReady: () => pdf.isReady() });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -76,6 +87,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         server.closeIdleConnections();
       });
       await pdf.close();
+      await xsd.release();
       await keys.close();
     },
   };

@@ -105,5 +105,34 @@ export interface DocumentRequest {
   /** Title and header overrides sent in the request (template parameters). */
   labels: Partial<Record<LabelKey, string>>;
   /** Structured e-invoice data (decisions §8); only the UBL output reads it. */
-  e_invoice?: Record<string, unknown>;
+  e_invoice?: EInvoice;
+}
+
+export interface EInvoiceParty {
+  name?: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country?: string;
+  vat_id?: string;
+  company_id?: string;
+  street?: string;
+  additional_street?: string;
+  city?: string;
+  postal_code?: string;
+  region?: string;
+  endpoint?: { scheme: string; id: string };
+  email?: string;
+  contact_name?: string;
+  phone?: string;
+}
+
+export type TaxCategoryCode = 'S' | 'Z' | 'E' | 'AE' | 'G' | 'O';
+
+export interface EInvoice {
+  seller?: EInvoiceParty;
+  buyer?: EInvoiceParty;
+  buyer_reference?: string;
+  tax_category?: TaxCategoryCode;
+  tax_exemption_reason?: string;
+  tax_exemption_reason_code?: string;
+  payment_means?: { code?: string; iban?: string; bic?: string; account_name?: string; payment_id?: string };
 }

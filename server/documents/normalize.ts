@@ -60,6 +60,23 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
     }
   }
 
+  const eInvoice = doc.e_invoice as Record<string, Json> | undefined;
+  if (eInvoice && typeof eInvoice === 'object') {
+    for (const role of ['seller', 'buyer']) {
+      const party = eInvoice[role] as Record<string, Json> | undefined;
+      if (!party || typeof party !== 'object') continue;
+      if (typeof party.country === 'string') party.country = party.country.trim().toUpperCase();
+      if (typeof party.vat_id === 'string') party.vat_id = party.vat_id.replace(/[\s.-]/g, '').toUpperCase();
+    }
+    if (typeof eInvoice.tax_category === 'string') eInvoice.tax_category = eInvoice.tax_category.trim().toUpperCase();
+    const means = eInvoice.payment_means as Record<string, Json> | undefined;
+    if (means && typeof means === 'object') {
+      if (typeof means.code === 'number') means.code = String(means.code);
+      if (typeof means.iban === 'string') means.iban = means.iban.replace(/\s/g, '').toUpperCase();
+      if (typeof means.bic === 'string') means.bic = means.bic.replace(/\s/g, '').toUpperCase();
+    }
+  }
+
   if (typeof doc.currency === 'string') doc.currency = doc.currency.trim().toUpperCase();
   if (typeof doc.type === 'string') doc.type = doc.type.trim().toLowerCase();
   return doc;

@@ -52,6 +52,13 @@ function applyLimits(node: unknown, limits: Limits): void {
   for (const child of Object.values(n)) applyLimits(child, limits);
 }
 
+const regions = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
+
+/** An ISO 3166-1 alpha-2 code that ICU knows as a region. */
+function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code) && regions.of(code) !== undefined;
+}
+
 function isEmptyValue(data: unknown): boolean {
   return (
     data === 0 ||
@@ -64,8 +71,9 @@ function isEmptyValue(data: unknown): boolean {
 
 function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
-  addFormats(ajv, ['uri']);
+  addFormats(ajv, ['uri', 'email']);
   ajv.addFormat('currency', { type: 'string', validate: (code: string) => isCurrencyCode(code) });
+  ajv.addFormat('country', { type: 'string', validate: (code: string) => isCountryCode(code) });
   ajv.addVocabulary(['x-limit', 'x-message']);
   ajv.addKeyword({
     keyword: 'notAccepted',

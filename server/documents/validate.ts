@@ -6,6 +6,16 @@ import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type 
 import { normalizeRequest } from './normalize';
 import type { ErrorObject, SchemaRegistry } from './schema-registry';
 
+/** What a well-formed value looks like, for pattern failures. */
+const PATTERN_HINTS: Record<string, string> = {
+  'e_invoice.party.vat_id': 'must be a VAT identifier with its country prefix, e.g. BE0123456749',
+  'e_invoice.party.endpoint.scheme': 'must be a four-digit EAS code such as 0208 or 9925',
+  'e_invoice.tax_exemption_reason_code': 'must be a VATEX code such as VATEX-EU-132',
+  'e_invoice.payment_means.code': 'must be a UNCL4461 payment means code such as 30 or 58',
+  'e_invoice.payment_means.iban': 'must be an IBAN such as BE71096123456769',
+  'e_invoice.payment_means.bic': 'must be a BIC such as GKCCBEBB',
+};
+
 /** The most problems listed in `details`; a 1,000-line body with every line wrong stays readable. */
 const MAX_DETAILS = 100;
 
@@ -50,6 +60,9 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
         return { field, message: `${field} must not be empty` };
       }
       if (field === 'logo') return { field, message: 'logo must be an http(s) URL or a data:image/… URI' };
+      if (err.keyword === 'pattern' && PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]) {
+        return { field, message: `${field} ${PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]}` };
+      }
       return { field, message: `${field} has an invalid format` };
     case 'maxLength':
       return { field, message: `${field} must be at most ${String(p.limit)} characters` };
@@ -76,6 +89,8 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
     case 'format':
       if (p.format === 'currency') return { field, message: `${field} must be an ISO 4217 currency code such as USD, EUR or JPY` };
       if (p.format === 'uri') return { field, message: `${field} must be an absolute URL` };
+      if (p.format === 'country') return { field, message: `${field} must be an ISO 3166 country code such as BE, DE or US` };
+      if (p.format === 'email') return { field, message: `${field} must be an e-mail address` };
       return { field, message: `${field} must be a valid ${String(p.format)}` };
     case 'notAccepted':
       return { field, message: `${field} is not accepted for type ${type}` };

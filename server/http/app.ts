@@ -144,8 +144,13 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
-    prepare(req, res, UBL_TYPES);
-    throw errors.notImplemented('UBL output is not available yet on this server.');
+    const prepared = prepare(req, res, UBL_TYPES);
+    const { xml, filename } = await pipeline.renderUbl(prepared, logoLogger(res));
+    res
+      .status(200)
+      .set('Content-Type', 'application/xml; charset=utf-8')
+      .set('Content-Disposition', inlineDisposition(filename))
+      .send(xml);
   });
 
   app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));

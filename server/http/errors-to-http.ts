@@ -43,7 +43,8 @@ export function errorHandler(logger: Logger, maxBodyBytes: number): ErrorRequest
     const requestId = String(res.locals.requestId ?? '');
     let appError: AppError | undefined = err instanceof AppError ? err : fromBodyParser(err as BodyParserError, maxBodyBytes);
     if (!appError) {
-      logger.error({ err, requestId }, 'unexpected error');
+      const xsdErrors = (err as { xsdErrors?: string[] }).xsdErrors;
+      logger.error({ err, requestId, xsdErrors }, 'unexpected error');
       appError = errors.internal(requestId, err);
     } else if (appError.status >= 500) {
       logger.warn({ requestId, code: appError.code }, appError.message);

@@ -1,6 +1,7 @@
 // Display formatting for one document: money, quantities, percent rates and dates in the request's locale
 // (decisions §3, §4). Intl formatters are cached; amounts are passed to Intl as exact decimal strings.
 // Must not compute money (money/totals.ts does).
+import { parseIsoDate, todayIso } from '../documents/dates';
 import type { Decimal } from '../money/totals';
 
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
@@ -12,17 +13,6 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
     cache.set(key, f);
   }
   return f;
-}
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real ISO 8601 calendar date (2015-02-09), not 2015-02-30. */
-export function parseIsoDate(value: string): Date | undefined {
-  const m = ISO_DATE.exec(value.trim());
-  if (!m) return undefined;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (date.getUTCMonth() !== Number(m[2]) - 1 || date.getUTCDate() !== Number(m[3])) return undefined;
-  return date;
 }
 
 export class Formatter {
@@ -66,7 +56,6 @@ export class Formatter {
 
   /** Today in `timeZone`, in the locale's medium style. */
   today(timeZone: string, now: Date = new Date()): string {
-    const ymd = cached(`ymd|${timeZone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }));
-    return this.formatDate(ymd.format(now));
+    return this.formatDate(todayIso(timeZone, now));
   }
 }

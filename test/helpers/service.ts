@@ -69,5 +69,5 @@ export async function post(service: { url: string; key: string }, body: unknown,
   }
   if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? service.key}`;
   Object.assign(headers, opts.headers);
-  return fetch(`${service.url}${opts.path ?? '/'}`, { method: opts.method ?? 'POST', headers, body: payload });
+  return fetch(`${service.url}${opts.path ?? '/'}`, { method: opts.method ?? 'POST', headers, body: Buffer.isBuffer(payload) ? new Uint8Array(payload) : payload });
 }

@@ -99,7 +99,7 @@ describe('bad input', function () {
         if (c.raw.contentType !== undefined || typeof c.raw.data === 'string') {
           headers['content-type'] = c.raw.contentType ?? 'application/x-www-form-urlencoded';
         }
-        res = await fetch(`${service.url}${c.path ?? '/'}`, { method: 'POST', headers, body: c.raw.data });
+        res = await fetch(`${service.url}${c.path ?? '/'}`, { method: 'POST', headers, body: Buffer.isBuffer(c.raw.data) ? new Uint8Array(c.raw.data) : c.raw.data });
       } else {
         const headers = { ...c.headers };
         res = await post(service, c.body, { path: c.path, method: c.method, key: c.headers?.authorization ? null : c.key, headers });

@@ -1,0 +1,70 @@
+// Parties for UBL (decisions §8): from the free-text `from` / `to` (first line the name, then up to three address
+// lines, a `VAT ID: …` line the VAT identifier whose prefix gives the country), overridden field by field by the
+// structured `e_invoice.seller` / `e_invoice.buyer`. Pure functions; no XML here.
+import type { EInvoiceParty } from '../documents/model';
+
+export interface UblParty {
+  name: string;
+  /** Structured address, or the free-text lines (at most 3). */
+  street?: string;
+  additionalStreet?: string;
+  addressLine?: string;
+  city?: string;
+  postalZone?: string;
+  region?: string;
+  country?: string;
+  vatId?: string;
+  companyId?: string;
+  endpoint?: { scheme: string; id: string };
+  email?: string;
+  contactName?: string;
+  phone?: string;
+}
+
+/** `VAT ID: BE 0123.456.749`, `VAT: …`, `VAT No. …`, `VAT number …`, `VAT reg. no: …` */
+const VAT_LINE = /^\s*VAT(?:\s*(?:ID|identifier|no\.?|number|reg(?:istration)?\.?(?:\s*no\.?)?))?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9 .\-/]{1,30})\s*$/i;
+
+const regions = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
+
+/** The country of a VAT identifier's prefix (EL is Greece's VAT prefix for GR), when it is a real country. */
+export function countryOfVatId(vatId: string): string | undefined {
+  const prefix = vatId.slice(0, 2).toUpperCase();
+  if (!/^[A-Z]{2}$/.test(prefix)) return undefined;
+  const country = prefix === 'EL' ? 'GR' : prefix;
+  return regions.of(country) !== undefined ? country : undefined;
+}
+
+export function partyFrom(freeText: string, structured: EInvoiceParty = {}): UblParty {
+  const lines = freeText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  let vatFromText: string | undefined;
+  const address: string[] = [];
+  for (const line of lines.slice(1)) {
+    const m = VAT_LINE.exec(line);
+    if (m && vatFromText === undefined) vatFromText = m[1]!.replace(/[\s.\-/]/g, '').toUpperCase();
+    else address.push(line);
+  }
+  const vatId = structured.vat_id ?? vatFromText;
+  const structuredAddress = [structured.street, structured.additional_street, structured.city, structured.postal_code, structured.region].some(
+    (v) => v !== undefined,
+  );
+  const party: UblParty = {
+    name: structured.name ?? lines[0] ?? '',
+    country: structured.country ?? (vatId ? countryOfVatId(vatId) : undefined),
+    vatId,
+    companyId: structured.company_id,
+    endpoint: structured.endpoint,
+    email: structured.email,
+    contactName: structured.contact_name,
+    phone: structured.phone,
+  };
+  if (structuredAddress) {
+    party.street = structured.street;
+    party.additionalStreet = structured.additional_street;
+    party.city = structured.city;
+    party.postalZone = structured.postal_code;
+    party.region = structured.region;
+  } else {
+    [party.street, party.additionalStreet, party.addressLine] = address.slice(0, 3);
+  }
+  return party;
+}
