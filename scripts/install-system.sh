@@ -9,6 +9,8 @@ PACKAGES=(
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts: the tests read the PDFs with them
   qpdf                      # the tests check the PDF structure with qpdf --check
   libxml2-utils             # xmllint: the tests check the UBL against the XSD independently of the service
+  redis-server              # the quota tests run a real Redis (the service uses it when REDIS_URL is set)
+  docker-compose            # the tests check docker-compose.yml with `docker-compose config` (no Docker engine needed)
   ca-certificates           # https logos
   python3 make g++          # native modules (better-sqlite3) build from source
 )

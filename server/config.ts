@@ -37,6 +37,8 @@ export interface Config {
   renderTimeoutMs: number;
   /** Recycle the browser after this many renders (0 = never). */
   browserMaxRenders: number;
+  /** Documents per month: free plan, paid plan (null: unlimited). */
+  planLimits: { free: number; paid: number | null };
   limits: Limits;
 }
 
@@ -120,6 +122,10 @@ export function loadConfig(env: Env = process.env): Config {
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
+    planLimits: {
+      free: int('FREE_PLAN_LIMIT', 100, 0, 1_000_000_000),
+      paid: int('PAID_PLAN_LIMIT', 0, 0, 1_000_000_000) || null,
+    },
     limits: {
       maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
       maxItems: int('MAX_ITEMS', 1000, 1, 100000),

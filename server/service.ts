@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
 import type { KeyStore } from './keys/key-store';
-import { SqliteKeyStore } from './keys/sqlite-key-store';
+import { openStore } from './keys/open-store';
+import { Quota } from './quota/quota';
 import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { DocumentPipeline, loadAssets } from './pipeline';
@@ -17,6 +18,7 @@ export interface RunningService {
   port: number;
   server: http.Server;
   keys: KeyStore;
+  quota: Quota;
   pdf: PdfRenderer;
   pipeline: DocumentPipeline;
   logger: Logger;
@@ -28,13 +30,15 @@ export interface StartOptions {
   keys?: KeyStore;
   /** A PDF renderer other than Chromium (fast HTTP tests only). */
   pdf?: PdfRenderer;
+  /** The clock of the quota (tests of month boundaries). */
+  clock?: () => Date;
   root?: string;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const assets = loadAssets(options.root ?? projectRoot(), config.limits);
-  const keys = options.keys ?? new SqliteKeyStore(config.sqlitePath);
+  const keys = options.keys ?? openStore(config);
   let pdf = options.pdf;
   if (!pdf) {
     const pool = new BrowserPool({
@@ -64,7 +68,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw err;
   }
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
-  const app = createApp({ config, pipeline, keys, logger, isReady: () => pdf.isReady() });
+  // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
+  const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
+  const app = createApp({ config, pipeline, keys, quota, logger, isReady: () => pdf.isReady() });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -78,6 +84,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     port,
     server,
     keys,
+    quota,
     pdf,
     pipeline,
     logger,

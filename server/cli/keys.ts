@@ -1,13 +1,16 @@
-// The keys CLI (decisions §9): create, list and revoke API keys, for operators (the account page comes later).
-// Uses the same SQLITE_PATH as the service. A new key is printed once; only its hash is stored.
-import { ConfigError, loadConfig } from '../config';
+// The keys CLI (decisions §9): create, list and revoke API keys, set plans and show usage, for operators.
+// Uses the same store as the service (SQLITE_PATH, or REDIS_URL). A new key is printed once; only its hash is stored.
+import { ConfigError, loadConfig, type Config } from '../config';
 import { KeyStoreError, PLANS, type KeyStore, type Plan } from '../keys/key-store';
-import { SqliteKeyStore } from '../keys/sqlite-key-store';
+import { openStore } from '../keys/open-store';
+import { nextPeriodStart, periodOf } from '../quota/quota';
 
 const USAGE = `Usage:
   npm run keys -- create --account NAME [--plan free|paid] [--quiet]
   npm run keys -- list [--account NAME] [--json]
-  npm run keys -- revoke KEY_OR_PREFIX`;
+  npm run keys -- revoke KEY_OR_PREFIX
+  npm run keys -- set-plan --account NAME --plan free|paid
+  npm run keys -- usage --account NAME [--month YYYY-MM]`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -17,15 +20,54 @@ function option(args: string[], name: string): string | undefined {
   return value;
 }
 
-export async function runKeysCli(args: string[], store: KeyStore, out: (s: string) => void): Promise<number> {
+function planOption(rest: string[], required: boolean): Plan | undefined {
+  const plan = option(rest, 'plan');
+  if (plan === undefined && required) throw new KeyStoreError('--plan is required');
+  if (plan !== undefined && !PLANS.includes(plan as Plan)) throw new KeyStoreError(`--plan must be one of ${PLANS.join(', ')}`);
+  return plan as Plan | undefined;
+}
+
+export async function runKeysCli(
+  args: string[],
+  store: KeyStore,
+  out: (s: string) => void,
+  limits: Config['planLimits'] = { free: 100, paid: null },
+  now: Date = new Date(),
+): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
+    case 'set-plan': {
+      const account = option(rest, 'account');
+      if (!account) throw new KeyStoreError('set-plan needs --account NAME');
+      const plan = planOption(rest, true)!;
+      if (!(await store.setPlan(account, plan))) {
+        out(`No account "${account}".`);
+        return 1;
+      }
+      out(`Account "${account}" is now on the ${plan} plan.`);
+      return 0;
+    }
+    case 'usage': {
+      const account = option(rest, 'account');
+      if (!account) throw new KeyStoreError('usage needs --account NAME');
+      const month = option(rest, 'month') ?? periodOf(now);
+      if (!/^\d{4}-\d{2}$/.test(month)) throw new KeyStoreError('--month must look like 2026-11');
+      const keys = await store.listKeys(account);
+      if (keys.length === 0) {
+        out(`No account "${account}".`);
+        return 1;
+      }
+      const plan = keys[0]!.plan;
+      const limit = plan === 'paid' ? limits.paid : limits.free;
+      const used = await store.usage(account, month);
+      const reset = month === periodOf(now) ? `; resets ${nextPeriodStart(now).toISOString().slice(0, 10)}` : '';
+      out(`${account}: ${used} / ${limit ?? 'unlimited'} documents in ${month} (${plan} plan${reset})`);
+      return 0;
+    }
     case 'create': {
       const account = option(rest, 'account');
       if (!account || !account.trim()) throw new KeyStoreError('create needs --account NAME');
-      const plan = option(rest, 'plan');
-      if (plan !== undefined && !PLANS.includes(plan as Plan)) throw new KeyStoreError(`--plan must be one of ${PLANS.join(', ')}`);
-      const { key, info } = await store.createKey(account.trim(), plan as Plan | undefined);
+      const { key, info } = await store.createKey(account.trim(), planOption(rest, false));
       if (rest.includes('--quiet')) out(key);
       else {
         out(`Created a key for account "${info.account}" (plan ${info.plan}). It is shown only this once:\n`);
@@ -72,8 +114,8 @@ if (require.main === module) {
     let store: KeyStore | undefined;
     try {
       const config = loadConfig();
-      store = new SqliteKeyStore(config.sqlitePath);
-      process.exitCode = await runKeysCli(process.argv.slice(2), store, (s) => process.stdout.write(`${s}\n`));
+      store = openStore(config);
+      process.exitCode = await runKeysCli(process.argv.slice(2), store, (s) => process.stdout.write(`${s}\n`), config.planLimits);
     } catch (err) {
       if (err instanceof KeyStoreError || err instanceof ConfigError) {
         process.stderr.write(`${err.message}\n${err instanceof KeyStoreError ? USAGE + '\n' : ''}`);

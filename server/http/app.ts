@@ -7,7 +7,8 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { errors } from '../errors';
-import type { KeyStore } from '../keys/key-store';
+import type { KeyStore, Plan } from '../keys/key-store';
+import type { Quota } from '../quota/quota';
 import { isDocumentType } from '../documents/model';
 import { bodyKind } from '../documents/parse-body';
 import type { DocumentPipeline } from '../pipeline';
@@ -19,6 +20,7 @@ export interface AppDeps {
   config: Pick<Config, 'limits'>;
   pipeline: DocumentPipeline;
   keys: KeyStore;
+  quota: Quota;
   logger: Logger;
   isReady: () => boolean;
 }
@@ -132,9 +134,22 @@ export function createApp(deps: AppDeps): express.Express {
   const logoLogger = (res: Response) => (reason: string) =>
     logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
 
+  /** Runs `render` on one reserved document of the account's quota: committed on success, released on failure. */
+  const counted = async <T>(res: Response, render: () => Promise<T>): Promise<T> => {
+    const ticket = await deps.quota.reserve(res.locals.account as string, res.locals.plan as Plan);
+    try {
+      const out = await render();
+      await ticket.commit();
+      return out;
+    } catch (err) {
+      await ticket.release();
+      throw err;
+    }
+  };
+
   app.all('/', negotiate, only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res);
-    const { pdf, filename } = await pipeline.renderPdf(prepared, logoLogger(res));
+    const { pdf, filename } = await counted(res, () => pipeline.renderPdf(prepared, logoLogger(res)));
     res
       .status(200)
       .set('Content-Type', 'application/pdf')
@@ -145,7 +160,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res, UBL_TYPES);
-    const { xml, filename } = await pipeline.renderUbl(prepared, logoLogger(res));
+    const { xml, filename } = await counted(res, () => pipeline.renderUbl(prepared, logoLogger(res)));
     res
       .status(200)
       .set('Content-Type', 'application/xml; charset=utf-8')

@@ -1,5 +1,8 @@
-// The key store interface: accounts with a plan, and their API keys (hashed). The service authenticates with it and
-// the keys CLI manages it. Implementations: sqlite-key-store.ts (the embedded default).
+// The store interface: accounts with a plan, their API keys (hashed) and their monthly usage. The service
+// authenticates and counts quota with it; the keys CLI manages it. Implementations: sqlite-key-store.ts (the embedded
+// default, one file) and redis-key-store.ts (shared by several instances). Both make a reservation atomic: the check
+// of used + reserved against the limit and the new reservation happen as one step, so parallel requests never
+// overshoot, within one instance or across many.
 
 export type Plan = 'free' | 'paid';
 export const PLANS: readonly Plan[] = ['free', 'paid'];
@@ -26,6 +29,23 @@ export interface KeyStore {
   /** Revokes a key given whole or by its displayed prefix. Throws when a prefix matches several keys. */
   revokeKey(keyOrPrefix: string): Promise<KeyInfo | undefined>;
   countKeys(): Promise<number>;
+  /** Sets an existing account's plan; false when there is no such account. */
+  setPlan(account: string, plan: Plan): Promise<boolean>;
+
+  /**
+   * Reserves one document of `period` (YYYY-MM) for `account` if used + reserved is below `limit`. Returns the
+   * reservation id, or undefined when the limit is reached. Reservations older than `ttlMs` no longer count
+   * (a crashed instance cannot hold quota forever).
+   */
+  reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined>;
+  /** Counts one document as used and drops the reservation (if any: unlimited plans reserve nothing). */
+  commit(account: string, period: string, reservation: string | undefined): Promise<void>;
+  /** Drops a reservation without counting anything. */
+  release(account: string, period: string, reservation: string): Promise<void>;
+  /** Documents counted for `account` in `period`. */
+  usage(account: string, period: string): Promise<number>;
+  /** Adds `count` used documents (operators' corrections, tests). */
+  addUsage(account: string, period: string, count: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,8 @@
-// The embedded key store: one SQLite file (better-sqlite3, WAL mode so that the CLI and the service can use it at once).
-// Holds accounts and hashed keys, never a key itself. Must not hold document content.
+// The embedded store: one SQLite file (better-sqlite3, WAL mode so that the CLI and the service can use it at once).
+// Holds accounts, hashed keys (never a key itself) and monthly usage. A reservation runs in an IMMEDIATE
+// transaction: the write lock is taken before the count is read, so instances sharing the file cannot both pass the
+// limit. Must not hold document content.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,6 +25,19 @@ CREATE TABLE IF NOT EXISTS api_keys (
   last_used_at TEXT
 );
 CREATE INDEX IF NOT EXISTS api_keys_prefix ON api_keys(prefix);
+CREATE TABLE IF NOT EXISTS usage (
+  account TEXT NOT NULL,
+  period TEXT NOT NULL,
+  count INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account, period)
+);
+CREATE TABLE IF NOT EXISTS reservations (
+  id TEXT PRIMARY KEY,
+  account TEXT NOT NULL,
+  period TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reservations_account ON reservations(account, period);
 `;
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
@@ -111,6 +127,48 @@ export class SqliteKeyStore implements KeyStore {
     if (!row) return undefined;
     this.db.prepare('UPDATE api_keys SET active = 0 WHERE hash = ?').run(row.hash);
     return { ...toInfo(row), active: false };
+  }
+
+  async setPlan(account: string, plan: Plan): Promise<boolean> {
+    return this.db.prepare('UPDATE accounts SET plan = ? WHERE name = ?').run(plan, account).changes > 0;
+  }
+
+  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
+    const id = crypto.randomUUID();
+    const t = now.getTime();
+    const reserve = this.db.transaction((): string | undefined => {
+      this.db.prepare('DELETE FROM reservations WHERE account = ? AND period = ? AND expires_at <= ?').run(account, period, t);
+      const used = (this.db.prepare('SELECT count FROM usage WHERE account = ? AND period = ?').get(account, period) as { count: number } | undefined)?.count ?? 0;
+      const pending = (this.db.prepare('SELECT COUNT(*) AS n FROM reservations WHERE account = ? AND period = ?').get(account, period) as { n: number }).n;
+      if (used + pending >= limit) return undefined;
+      this.db.prepare('INSERT INTO reservations (id, account, period, expires_at) VALUES (?, ?, ?, ?)').run(id, account, period, t + ttlMs);
+      return id;
+    });
+    return reserve.immediate();
+  }
+
+  async commit(account: string, period: string, reservation: string | undefined): Promise<void> {
+    const commit = this.db.transaction(() => {
+      if (reservation) this.db.prepare('DELETE FROM reservations WHERE id = ?').run(reservation);
+      this.db
+        .prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1')
+        .run(account, period);
+    });
+    commit.immediate();
+  }
+
+  async release(_account: string, _period: string, reservation: string): Promise<void> {
+    this.db.prepare('DELETE FROM reservations WHERE id = ?').run(reservation);
+  }
+
+  async usage(account: string, period: string): Promise<number> {
+    return (this.db.prepare('SELECT count FROM usage WHERE account = ? AND period = ?').get(account, period) as { count: number } | undefined)?.count ?? 0;
+  }
+
+  async addUsage(account: string, period: string, count: number): Promise<void> {
+    this.db
+      .prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count')
+      .run(account, period, count);
   }
 
   async countKeys(): Promise<number> {

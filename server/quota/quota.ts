@@ -1,0 +1,78 @@
+// Monthly quota (decisions §5): each successful document of either operation counts one, per account and calendar
+// month in UTC. A render first reserves one document (atomically, in the store), then commits it on success or
+// releases it on failure: a failed render never uses quota and parallel requests never overshoot.
+// Over the limit: 429 with Retry-After = whole seconds to 00:00 UTC on the 1st of next month. No HTTP here.
+import { AppError } from '../errors';
+import type { KeyStore, Plan } from '../keys/key-store';
+
+export interface PlanLimits {
+  free: number;
+  /** null: unlimited. */
+  paid: number | null;
+}
+
+export interface QuotaTicket {
+  commit(): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** `2026-11` */
+export function periodOf(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export function nextPeriodStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+/** Whole seconds until the next month starts (31 Dec 23:59:59 UTC → 1); never less than 1. */
+export function retryAfterSeconds(now: Date): number {
+  return Math.max(1, Math.ceil((nextPeriodStart(now).getTime() - now.getTime()) / 1000));
+}
+
+export function quotaExceeded(limit: number, plan: Plan, now: Date): AppError {
+  const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
+  const retry = retryAfterSeconds(now);
+  return new AppError(
+    'quota_exceeded',
+    429,
+    `You have used the monthly limit of ${limit} documents of the ${plan} plan. It resets at ${reset} (in ${retry} s); a paid plan raises it.`,
+    { headers: { 'Retry-After': String(retry) } },
+  );
+}
+
+export class Quota {
+  constructor(
+    private readonly store: KeyStore,
+    private readonly limits: PlanLimits,
+    /** How long a reservation counts if its instance dies before committing or releasing it. */
+    private readonly reservationTtlMs: number,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  limitOf(plan: Plan): number | null {
+    return plan === 'paid' ? this.limits.paid : this.limits.free;
+  }
+
+  /** Reserves one document, or throws the 429. */
+  async reserve(account: string, plan: Plan): Promise<QuotaTicket> {
+    const now = this.clock();
+    const period = periodOf(now);
+    const limit = this.limitOf(plan);
+    const id = limit === null ? undefined : await this.store.reserve(account, period, limit, this.reservationTtlMs, now);
+    if (limit !== null && id === undefined) throw quotaExceeded(limit, plan, now);
+    let settled = false;
+    return {
+      commit: async () => {
+        if (settled) return;
+        settled = true;
+        await this.store.commit(account, period, id);
+      },
+      release: async () => {
+        if (settled) return;
+        settled = true;
+        if (id !== undefined) await this.store.release(account, period, id);
+      },
+    };
+  }
+}
