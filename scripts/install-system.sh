@@ -3,17 +3,32 @@
 # Idempotent and quick when everything is there. Uses sudo when not run as root.
 set -euo pipefail
 
-PACKAGES=(
+# Usage: install-system.sh [--runtime | --build]
+#   (none)     development and CI: everything below
+#   --runtime  what the service needs to run (the Docker image)
+#   --build    runtime + what `npm ci` needs to build native modules and fetch the UBL schemas (Docker build stage)
+RUNTIME=(
   chromium-headless-shell   # the PDF printer (puppeteer drives it; no browser download)
-  fonts-dejavu-core         # fallback for the page footer; document fonts ship with the project (npm @fontsource)
+  fonts-dejavu-core         # fallback only; document fonts ship with the project (npm @fontsource)
+  ca-certificates           # https logos
+)
+BUILD=(
+  python3 make g++          # native modules (better-sqlite3, libxmljs2) build from source
+  curl unzip                # install-standards.sh downloads the UBL schemas when ../shared is absent
+)
+TEST=(
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts: the tests read the PDFs with them
   qpdf                      # the tests check the PDF structure with qpdf --check
   libxml2-utils             # xmllint: the tests check the UBL against the XSD independently of the service
   redis-server              # the quota tests run a real Redis (the service uses it when REDIS_URL is set)
   docker-compose            # the tests check docker-compose.yml with `docker-compose config` (no Docker engine needed)
-  ca-certificates           # https logos
-  python3 make g++          # native modules (better-sqlite3) build from source
 )
+case "${1:-}" in
+  --runtime) PACKAGES=("${RUNTIME[@]}") ;;
+  --build) PACKAGES=("${RUNTIME[@]}" "${BUILD[@]}") ;;
+  "") PACKAGES=("${RUNTIME[@]}" "${BUILD[@]}" "${TEST[@]}") ;;
+  *) echo "usage: $0 [--runtime | --build]" >&2; exit 2 ;;
+esac
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -48,7 +63,7 @@ if [ ${#missing[@]} -gt 0 ] || ! node_ok; then
   fi
 fi
 
-"$(dirname "$0")/install-standards.sh"
+[ "${1:-}" = "--runtime" ] || "$(dirname "$0")/install-standards.sh"
 
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
 [ -x "$CHROMIUM" ] || { echo "install-system: $CHROMIUM is missing after the install" >&2; exit 1; }

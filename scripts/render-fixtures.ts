@@ -12,7 +12,7 @@ import { DocumentPipeline, loadAssets } from '../server/pipeline';
 (async () => {
   const [out = 'fixture-renders', ...wanted] = process.argv.slice(2);
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
-  const pool = new BrowserPool({ executablePath: config.chromiumPath, concurrency: 1, queueLimit: 100, timeoutMs: 60000, maxRendersPerBrowser: 0 });
+  const pool = new BrowserPool({ executablePath: config.chromiumPath, sandbox: config.chromiumSandbox, concurrency: 1, queueLimit: 100, timeoutMs: 60000, maxRendersPerBrowser: 0 });
   await pool.start();
   const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, undefined, config);
   fs.mkdirSync(out, { recursive: true });

@@ -25,6 +25,8 @@ export interface Config {
   sqlitePath: string;
   redisUrl: string | undefined;
   chromiumPath: string;
+  /** Chromium's own sandbox: needs user namespaces, which containers often lack; off as root. */
+  chromiumSandbox: boolean;
   ublXsdDir: string;
   logLevel: string;
   logoAllowPrivate: boolean;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqlitePath: path.resolve(str('SQLITE_PATH', './data/service.db')),
     redisUrl,
     chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium-headless-shell'),
+    chromiumSandbox: bool('CHROMIUM_SANDBOX', process.getuid?.() !== 0),
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),

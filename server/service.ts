@@ -43,6 +43,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (!pdf) {
     const pool = new BrowserPool({
       executablePath: config.chromiumPath,
+      sandbox: config.chromiumSandbox,
       concurrency: config.renderConcurrency,
       queueLimit: config.renderQueueLimit,
       timeoutMs: config.renderTimeoutMs,

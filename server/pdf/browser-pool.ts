@@ -34,6 +34,8 @@ export interface PoolStats {
 
 export interface BrowserPoolOptions {
   executablePath: string;
+  /** false adds --no-sandbox (root, or containers without user namespaces). */
+  sandbox: boolean;
   concurrency: number;
   queueLimit: number;
   timeoutMs: number;
@@ -151,7 +153,7 @@ export class BrowserPool implements PdfRenderer {
       headless: 'shell',
       // The network is closed to the page anyway; these flags stop Chromium's own background traffic.
       args: [
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+        ...(this.opts.sandbox ? [] : ['--no-sandbox']),
         '--disable-gpu',
         '--disable-dev-shm-usage',
         '--disable-background-networking',

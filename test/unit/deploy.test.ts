@@ -1,0 +1,136 @@
+// The deployment files, validated as far as this machine allows (no Docker engine here): docker-compose.yml through
+// `docker-compose config`, the Kubernetes manifests parsed and checked against the Kubernetes schemas
+// (kubernetes-models), and the Dockerfile read for the properties the deployment relies on.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { parse, parseAllDocuments } from 'yaml';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Service } from 'kubernetes-models/v1/Service';
+import { projectRoot } from '../../server/config';
+
+const ROOT = projectRoot();
+const K8S = path.join(ROOT, 'deploy', 'kubernetes');
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('docker-compose.yml', function () {
+  let config: Obj;
+  before(function () {
+    const out = execFileSync('docker-compose', ['-f', path.join(ROOT, 'docker-compose.yml'), 'config'], { cwd: ROOT }).toString();
+    config = parse(out) as Obj;
+  });
+
+  it('is valid for docker-compose config', function () {
+    expect(Object.keys(config.services).sort()).to.deep.equal(['app', 'lb', 'redis']);
+  });
+
+  it('runs two replicas of the service, built from the Dockerfile, as a non-root user, on the shared Redis', function () {
+    const app = config.services.app;
+    expect(app.build.context).to.equal(ROOT);
+    expect(app.deploy.replicas).to.equal(2);
+    expect(app.user).to.equal('10001');
+    expect(app.environment.REDIS_URL).to.equal('redis://redis:6379');
+    expect(app.environment.NODE_ENV).to.equal('production');
+    expect(app.healthcheck.test.join(' ')).to.contain('/readyz');
+    expect(app.depends_on.redis.condition).to.equal('service_healthy');
+  });
+
+  it('puts an official nginx in front, on port 3000, balancing over the replicas', function () {
+    const lb = config.services.lb;
+    expect(lb.image).to.match(/^nginx:/);
+    expect(lb.ports[0]).to.deep.include({ published: 3000, target: 80 });
+    expect(lb.depends_on.app.condition).to.equal('service_healthy');
+    const nginx = fs.readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8');
+    expect(nginx).to.match(/server app:3000 resolve;/);
+    expect(nginx).to.contain('proxy_pass http://docgen;');
+  });
+
+  it('uses the official Redis image with a health check', function () {
+    expect(config.services.redis.image).to.match(/^redis:/);
+    expect(config.services.redis.healthcheck.test.join(' ')).to.contain('ping');
+  });
+});
+
+describe('Dockerfile', function () {
+  const text = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  it('is based on Debian and installs with the same script as CI', function () {
+    expect(text).to.match(/^FROM debian:/m);
+    expect(text).to.contain('scripts/install-system.sh --build');
+    expect(text).to.contain('scripts/install-system.sh --runtime');
+    expect(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).to.contain('scripts/install-system.sh');
+  });
+  it('runs as a non-root user with a readiness health check', function () {
+    const users = [...text.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]);
+    expect(users.at(-1)).to.equal('10001');
+    expect(text).to.match(/HEALTHCHECK[\s\S]*\/readyz/);
+  });
+});
+
+describe('Kubernetes manifests', function () {
+  const docs: Obj[] = [];
+  before(function () {
+    for (const file of fs.readdirSync(K8S).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')) {
+      for (const doc of parseAllDocuments(fs.readFileSync(path.join(K8S, file), 'utf8'))) {
+        expect(doc.errors, file).to.deep.equal([]);
+        docs.push({ ...(doc.toJS() as Obj), __file: file });
+      }
+    }
+  });
+  const strip = (o: Obj): Obj => {
+    const { __file, ...rest } = o;
+    void __file;
+    return rest;
+  };
+  const MODELS: Record<string, new (data: Obj) => { validate(): void }> = {
+    'apps/v1/Deployment': Deployment as never,
+    'v1/Service': Service as never,
+    'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler as never,
+  };
+
+  it('every document passes the Kubernetes schema of its kind', function () {
+    expect(docs.length).to.be.greaterThanOrEqual(5);
+    for (const doc of docs) {
+      const model = MODELS[`${doc.apiVersion}/${doc.kind}`];
+      expect(model, `${doc.__file}: ${doc.apiVersion} ${doc.kind}`).to.not.equal(undefined);
+      expect(() => new model!(strip(doc)).validate(), `${doc.__file}: ${doc.kind} ${doc.metadata?.name}`).not.to.throw();
+    }
+  });
+
+  it('the schema check catches a broken manifest', function () {
+    const broken = structuredClone(strip(docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'docgen')!));
+    broken.spec.template.spec.containers[0].ports[0].containerPort = 'three thousand';
+    expect(() => new Deployment(broken).validate()).to.throw(/containerPort/);
+  });
+
+  it('the Deployment has probes on /readyz and /healthz, resource requests and a non-root, read-only container', function () {
+    const d = docs.find((x) => x.kind === 'Deployment' && x.metadata.name === 'docgen')!;
+    const c = d.spec.template.spec.containers[0];
+    expect(c.readinessProbe.httpGet.path).to.equal('/readyz');
+    expect(c.livenessProbe.httpGet.path).to.equal('/healthz');
+    expect(c.startupProbe.httpGet.path).to.equal('/readyz');
+    expect(c.resources.requests).to.have.keys('cpu', 'memory');
+    expect(d.spec.template.spec.securityContext.runAsNonRoot).to.equal(true);
+    expect(c.securityContext.readOnlyRootFilesystem).to.equal(true);
+    expect(c.env.find((e: Obj) => e.name === 'REDIS_URL').value).to.contain('docgen-redis');
+  });
+
+  it('the Service selects the Deployment\'s pods and the HPA scales the Deployment', function () {
+    const d = docs.find((x) => x.kind === 'Deployment' && x.metadata.name === 'docgen')!;
+    const svc = docs.find((x) => x.kind === 'Service' && x.metadata.name === 'docgen')!;
+    const hpa = docs.find((x) => x.kind === 'HorizontalPodAutoscaler')!;
+    expect(d.spec.template.metadata.labels).to.deep.include(svc.spec.selector);
+    expect(hpa.spec.scaleTargetRef).to.deep.equal({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'docgen' });
+    expect(hpa.spec.minReplicas).to.be.greaterThanOrEqual(2);
+    const redisSvc = docs.find((x) => x.kind === 'Service' && x.metadata.name === 'docgen-redis')!;
+    expect(redisSvc).to.not.equal(undefined);
+  });
+
+  it('kustomization.yaml lists every manifest', function () {
+    const k = parse(fs.readFileSync(path.join(K8S, 'kustomization.yaml'), 'utf8')) as Obj;
+    const files = fs.readdirSync(K8S).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+    expect([...k.resources].sort()).to.deep.equal(files.sort());
+  });
+});
