@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { runKeysCli } from '../../server/cli/keys';
 import { errors } from '../../server/errors';
+import { connectRedis, RedisKeyStore } from '../../server/keys/redis-key-store';
 import type { PdfRenderer } from '../../server/pdf/browser-pool';
 import { periodOf, retryAfterSeconds } from '../../server/quota/quota';
 import { isPdf } from '../helpers/pdf';
@@ -86,6 +87,36 @@ describe('quota', function () {
     figures.push(`Redis, two instances (ports ${a.port}, ${b.port}), 10 left, 60 requests: ${r.ok} × 200, ${r.limited} × 429, other ${r.other.length}; stored usage ${stored}`);
     expect(r).to.deep.equal({ ok: 10, limited: 50, other: [] });
     expect(stored).to.equal(100);
+  });
+
+  it('Redis store: keys hashed, and the CLI creates, lists, revokes and sets plans there', async function () {
+    const store = new RedisKeyStore(redis.url);
+    try {
+      const out: string[] = [];
+      expect(await runKeysCli(['create', '--account', 'redis-cli', '--quiet'], store, (s) => out.push(s))).to.equal(0);
+      const key = out[0]!;
+      expect(key).to.match(/^sk_[0-9A-Za-z]{32}$/);
+      expect(await store.authenticate(key)).to.deep.equal({ status: 'ok', account: 'redis-cli', plan: 'free' });
+      // Nothing in Redis holds the key itself.
+      const client = connectRedis(redis.url);
+      const names = await client.keys('*');
+      for (const name of names) {
+        expect(name).not.to.contain(key);
+        const type = await client.type(name);
+        const dump = type === 'hash' ? JSON.stringify(await client.hgetall(name)) : type === 'string' ? String(await client.get(name)) : type === 'set' ? (await client.smembers(name)).join() : (await client.zrange(name, '0', '-1')).join();
+        expect(dump, name).not.to.contain(key);
+      }
+      await client.quit();
+      out.length = 0;
+      await runKeysCli(['list', '--account', 'redis-cli'], store, (s) => out.push(s));
+      expect(out.join('\n')).to.contain(key.slice(0, 9)).and.contain('free').and.not.contain(key);
+      expect(await runKeysCli(['set-plan', '--account', 'redis-cli', '--plan', 'paid'], store, () => undefined)).to.equal(0);
+      expect(await store.authenticate(key)).to.deep.include({ plan: 'paid' });
+      expect(await runKeysCli(['revoke', key.slice(0, 9)], store, () => undefined)).to.equal(0);
+      expect(await store.authenticate(key)).to.deep.equal({ status: 'inactive' });
+    } finally {
+      await store.close();
+    }
   });
 
   it('/ubl counts too, and a 4xx does not count', async function () {
