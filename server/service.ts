@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
+import { createMetrics } from './http/metrics';
 import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
 import { Quota } from './quota/quota';
@@ -40,6 +41,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const assets = loadAssets(options.root ?? projectRoot(), config.limits);
   const keys = options.keys ?? openStore(config);
   let pdf = options.pdf;
+  const metrics = createMetrics(() => pdf!.stats());
   if (!pdf) {
     const pool = new BrowserPool({
       executablePath: config.chromiumPath,
@@ -49,6 +51,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       timeoutMs: config.renderTimeoutMs,
       maxRendersPerBrowser: config.browserMaxRenders,
       onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
+      onRender: (wait, render) => metrics.observeRender(wait, render),
     });
     try {
       await pool.start();
@@ -71,7 +74,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
-  const app = createApp({ config, pipeline, keys, quota, logger, isReady: () => pdf.isReady() });
+  const app = createApp({ config, pipeline, keys, quota, logger, metrics, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

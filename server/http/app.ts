@@ -15,6 +15,9 @@ import type { DocumentPipeline } from '../pipeline';
 import type { Locale } from '../render/locale';
 import { requireApiKey } from './auth';
 import { errorHandler } from './errors-to-http';
+import type { Metrics } from './metrics';
+import { buildOpenApi } from './openapi';
+import type { PoolStats } from '../pdf/browser-pool';
 
 export interface AppDeps {
   config: Pick<Config, 'limits'>;
@@ -22,7 +25,9 @@ export interface AppDeps {
   keys: KeyStore;
   quota: Quota;
   logger: Logger;
+  metrics: Metrics;
   isReady: () => boolean;
+  poolStats: () => PoolStats;
 }
 
 const UBL_TYPES = new Set(['invoice', 'receipt', 'credit_note']);
@@ -100,13 +105,31 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(helmet());
   app.use(requestIds());
   app.use(accessLog(logger));
+  app.use(deps.metrics.middleware);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', (_req, res) => {
+    // Ready when the browser answers and the schemas are loaded (they are, or the service would not have started).
     const ready = deps.isReady();
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+    const pool = deps.poolStats();
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not ready',
+      browser: ready ? 'connected' : 'disconnected',
+      queueDepth: pool.queued,
+      activeRenders: pool.active,
+      idlePages: pool.idlePages,
+      rendersCompleted: pool.renders,
+      browserRestarts: pool.browserRestarts,
+    });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.set('Content-Type', deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  const openApi = buildOpenApi(pipeline.assets.schemas);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
   });
 
   // Every answer of the document routes, errors included, names the locale it was (or would be) made in.

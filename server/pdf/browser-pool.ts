@@ -42,6 +42,8 @@ export interface BrowserPoolOptions {
   /** Relaunch the browser after this many renders (0 = never), to bound any slow leak. */
   maxRendersPerBrowser: number;
   onEvent?: (event: string, detail?: Record<string, unknown>) => void;
+  /** After each successful render: time waited for a page, and time printing. */
+  onRender?: (queueWaitMs: number, renderMs: number) => void;
 }
 
 const DEFAULT_MARGIN = { top: '0.55in', right: '0.6in', bottom: '0.75in', left: '0.6in' };
@@ -77,10 +79,14 @@ export class BrowserPool implements PdfRenderer {
 
   async render(html: string, options: PdfOptions): Promise<Uint8Array> {
     if (this.closed) throw errors.rendererBusy(5);
+    const queued = performance.now();
     const deadline = Date.now() + this.opts.timeoutMs;
     await this.acquireSlot(deadline);
+    const started = performance.now();
     try {
-      return await this.renderInSlot(html, options, deadline, true);
+      const pdf = await this.renderInSlot(html, options, deadline, true);
+      this.opts.onRender?.(started - queued, performance.now() - started);
+      return pdf;
     } finally {
       this.releaseSlot();
     }

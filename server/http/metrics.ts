@@ -1,0 +1,76 @@
+// Prometheus metrics (prom-client), served at GET /metrics: requests by route, status and document type, render and
+// queue-wait histograms, and the browser pool's gauges and restarts. One registry per app (tests start several).
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PdfRenderer } from '../pdf/browser-pool';
+
+export interface Metrics {
+  registry: Registry;
+  middleware: RequestHandler;
+  /** Called by the browser pool after each render. */
+  observeRender(queueWaitMs: number, renderMs: number): void;
+}
+
+export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'docgen_http_requests_total',
+    help: 'HTTP requests by route, status and document type',
+    labelNames: ['route', 'status', 'type'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'docgen_http_request_duration_seconds',
+    help: 'Time from request to response, by route',
+    labelNames: ['route'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const renderSeconds = new Histogram({
+    name: 'docgen_render_duration_seconds',
+    help: 'Time Chromium took to print one document (HTML to PDF bytes)',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const queueWait = new Histogram({
+    name: 'docgen_render_queue_wait_seconds',
+    help: 'Time a render waited for a free page',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const stat = (name: string, help: string, pick: (s: ReturnType<PdfRenderer['stats']>) => number) =>
+    new Gauge({ name, help, registers: [registry], collect() { this.set(pick(poolStats())); } });
+  stat('docgen_pool_active_renders', 'Renders in progress', (s) => s.active);
+  stat('docgen_pool_queued_renders', 'Renders waiting for a page', (s) => s.queued);
+  stat('docgen_pool_idle_pages', 'Idle browser pages', (s) => s.idlePages);
+  new Counter({
+    name: 'docgen_pool_browser_restarts_total',
+    help: 'Browser relaunches (crash, disconnect, recycling)',
+    registers: [registry],
+    collect() {
+      const total = poolStats().browserRestarts;
+      const current = (this as unknown as { hashMap: Record<string, { value: number }> }).hashMap['']?.value ?? 0;
+      if (total > current) this.inc(total - current);
+    },
+  });
+  stat('docgen_pool_renders_total', 'Renders completed since start', (s) => s.renders);
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const end = duration.startTimer();
+    res.on('finish', () => {
+      const route = req.path === '/' || req.path === '/ubl' ? req.path : req.route ? req.path : 'other';
+      end({ route });
+      requests.inc({ route, status: String(res.statusCode), type: String(res.locals.documentType ?? '') });
+    });
+    next();
+  };
+  return {
+    registry,
+    middleware,
+    observeRender(queueWaitMs, renderMs) {
+      queueWait.observe(queueWaitMs / 1000);
+      renderSeconds.observe(renderMs / 1000);
+    },
+  };
+}

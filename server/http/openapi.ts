@@ -1,0 +1,116 @@
+// GET /openapi.json: an OpenAPI 3.1 description of POST / and POST /ubl, built at start-up from the JSON Schema files
+// in schemas/ (the single source of truth): their definitions become components, their references are rewritten,
+// and our own `notAccepted` keyword becomes the plain schema it stands for.
+import type { SchemaRegistry } from '../documents/schema-registry';
+import { DOCUMENT_TYPES } from '../documents/model';
+
+type Node = Record<string, unknown>;
+
+const UBL_TYPES = ['invoice', 'receipt', 'credit_note'];
+
+/** What `notAccepted: true` admits: an absent-like value only. */
+const ABSENT_ONLY = {
+  description: 'Not accepted for this type: only null, an empty value or zero may be sent.',
+  anyOf: [{ type: 'null' }, { const: '' }, { const: 0 }, { const: '0' }, { const: false }, { type: 'array', maxItems: 0 }],
+};
+
+function rewrite(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewrite);
+  if (node === null || typeof node !== 'object') return node;
+  const n = node as Node;
+  if (n.notAccepted === true) return ABSENT_ONLY;
+  const out: Node = {};
+  for (const [key, value] of Object.entries(n)) {
+    if (key === '$schema' || key === '$id' || key === 'definitions') continue;
+    if (key === '$ref' && typeof value === 'string') {
+      out.$ref = `#/components/schemas/${value.replace(/^(common\.json)?#\/definitions\//, '')}`;
+      continue;
+    }
+    out[key] = rewrite(value);
+  }
+  return out;
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const ERROR = { $ref: '#/components/schemas/Error' };
+
+export function buildOpenApi(registry: SchemaRegistry): Node {
+  const raw = registry.raw();
+  const schemas: Node = {};
+  const common = raw.get('common') as { definitions?: Node } | undefined;
+  for (const [name, def] of Object.entries(common?.definitions ?? {})) schemas[name] = rewrite(def);
+  for (const type of DOCUMENT_TYPES) {
+    const s = rewrite(raw.get(type)) as Node;
+    const props = { ...((s.properties as Node | undefined) ?? {}), type: { enum: [type], description: 'Document type' } };
+    schemas[type] = { ...s, properties: props, ...(type === 'invoice' ? {} : { required: ['type'] }) };
+  }
+  schemas.Error = {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: { type: 'string', description: 'What failed and how to fix it' },
+      code: { type: 'string' },
+      details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+    },
+  };
+  schemas.AuthError = { type: 'object', required: ['error', 'message'], properties: { error: { enum: ['invalid_request', 'invalid_api_key', 'inactive_api_key'] }, message: { type: 'string' } } };
+  schemas.QuotaError = { type: 'object', required: ['type', 'message'], properties: { type: { const: 'invalid_request' }, message: { type: 'string' } } };
+
+  const body = (types: readonly string[]) => {
+    const schema = { anyOf: types.map((t) => ({ $ref: `#/components/schemas/${t}` })) };
+    return { required: true, content: { ...json(schema), 'application/x-www-form-urlencoded': { schema } } };
+  };
+  const errors = {
+    400: { description: 'The document could not be validated; every bad field is listed', content: json(ERROR) },
+    401: { description: 'Missing, unknown or revoked API key', content: json({ $ref: '#/components/schemas/AuthError' }) },
+    413: { description: 'Body over the size limit', content: json(ERROR) },
+    415: { description: 'Content type other than JSON or form fields', content: json(ERROR) },
+    429: {
+      description: 'Monthly plan limit reached',
+      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until 00:00 UTC on the 1st of next month' } },
+      content: json({ $ref: '#/components/schemas/QuotaError' }),
+    },
+    503: { description: 'Renderer saturated or past its deadline', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: json(ERROR) },
+  };
+  const languageHeader = { name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string', default: 'en-US' } };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Document generation service', version: '1.0.0', description: 'Business documents as PDF, and UBL 2.1 e-invoices with the PDF embedded.' },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths: {
+      '/': {
+        post: {
+          operationId: 'createPdf',
+          summary: 'Create a document PDF (any of the twelve types)',
+          parameters: [languageHeader],
+          requestBody: body(DOCUMENT_TYPES),
+          responses: {
+            200: {
+              description: 'The PDF',
+              headers: { 'Content-Language': { schema: { type: 'string' } }, 'Content-Disposition': { schema: { type: 'string' } } },
+              content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+            },
+            ...errors,
+          },
+        },
+      },
+      '/ubl': {
+        post: {
+          operationId: 'createUbl',
+          summary: 'Create a UBL 2.1 e-invoice with the PDF embedded (invoice, receipt, credit_note)',
+          parameters: [languageHeader],
+          requestBody: body(UBL_TYPES),
+          responses: {
+            200: { description: 'UBL 2.1 Invoice or CreditNote', content: { 'application/xml': { schema: { type: 'string' } } } },
+            ...errors,
+          },
+        },
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_ followed by 32 characters' } },
+    },
+  };
+}

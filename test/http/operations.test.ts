@@ -1,0 +1,92 @@
+// Operations: health, readiness with pool state, Prometheus metrics, the OpenAPI description built from schemas/
+// (the published examples validate against it), helmet headers, and JSON logs with ids but no field values.
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import pino from 'pino';
+import qs from 'qs';
+import { loadExamples } from '../helpers/examples';
+import { post, sharedService, startTestService } from '../helpers/service';
+
+describe('operations endpoints', function () {
+  it('/healthz and /readyz (with the pool state) need no key', async function () {
+    const service = await sharedService();
+    const health = await fetch(`${service.url}/healthz`);
+    expect(health.status).to.equal(200);
+    expect(await health.json()).to.deep.equal({ status: 'ok' });
+    const ready = await fetch(`${service.url}/readyz`);
+    expect(ready.status).to.equal(200);
+    const body = (await ready.json()) as Record<string, unknown>;
+    expect(body).to.include({ status: 'ready', browser: 'connected' });
+    expect(body).to.have.keys('status', 'browser', 'queueDepth', 'activeRenders', 'idlePages', 'rendersCompleted', 'browserRestarts');
+    expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
+  });
+
+  it('/metrics counts requests by route, status and type, and times renders and queue waits', async function () {
+    const service = await sharedService();
+    expect((await post(service, { from: 'M', to: 'N', items: [{ name: 'x' }] })).status).to.equal(200);
+    expect((await post(service, { from: 'M', to: 'N', items: [] })).status).to.equal(400);
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(text).to.match(/docgen_http_requests_total\{route="\/",status="200",type="invoice"\} [1-9]/);
+    expect(text).to.match(/docgen_http_requests_total\{route="\/",status="400",type=""\} [1-9]/);
+    expect(text).to.match(/docgen_render_duration_seconds_count [1-9]/);
+    expect(text).to.match(/docgen_render_queue_wait_seconds_count [1-9]/);
+    expect(text).to.contain('docgen_pool_browser_restarts_total');
+    expect(text).to.contain('docgen_pool_queued_renders');
+    expect(text).to.contain('process_resident_memory_bytes');
+  });
+});
+
+describe('GET /openapi.json', function () {
+  it('is OpenAPI 3.1 built from schemas/, and the published requests validate against it', async function () {
+    const service = await sharedService();
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(doc.openapi).to.equal('3.1.0');
+    expect(Object.keys(doc.paths)).to.deep.equal(['/', '/ubl']);
+    expect(doc.components.schemas.invoice.properties.items).to.be.an('object');
+    expect(doc.components.schemas.lineItem).to.be.an('object');
+
+    const ajv = new Ajv2020({ strict: false, coerceTypes: true, allErrors: true });
+    addFormats(ajv);
+    ajv.addFormat('currency', /^[A-Za-z]{3}$/);
+    ajv.addFormat('country', /^[A-Z]{2}$/);
+    ajv.addSchema({ ...doc, $id: 'openapi' });
+    const validators = {
+      '/': ajv.getSchema('openapi#/paths/~1/post/requestBody/content/application~1json/schema')!,
+      '/ubl': ajv.getSchema('openapi#/paths/~1ubl/post/requestBody/content/application~1json/schema')!,
+    };
+    let checked = 0;
+    for (const ex of loadExamples()) {
+      const raw = ex.request.body;
+      const body = typeof raw === 'string' ? qs.parse(raw, { duplicates: 'last' }) : structuredClone(raw);
+      if (typeof body.currency === 'string') body.currency = body.currency.toUpperCase();
+      const valid = validators[ex.request.path as '/' | '/ubl'](body);
+      // Accepted requests match the description; the ones the service refuses for a missing field do not.
+      if (ex.expect.status === 200 || ex.expect.status === 401) expect(valid, `${ex.name}: ${ajv.errorsText(validators['/'].errors)}`).to.equal(true);
+      if (ex.name === 'missing-from' || ex.name === 'credit-note-rejects-due-date') expect(valid, ex.name).to.equal(false);
+      checked++;
+    }
+    expect(checked).to.be.greaterThanOrEqual(10);
+  });
+});
+
+describe('logs', function () {
+  it('are JSON lines with the request id, account, type, status and duration, and never a field value', async function () {
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
+    const service = await startTestService({}, { logger: pino({ level: 'info' }, sink) });
+    try {
+      const res = await post(service, { from: 'Secret Seller Ltd', to: 'Confidential Buyer', items: [{ name: 'Private item' }], notes: 'hush' }, { headers: { 'x-request-id': 'req-12345' } });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('x-request-id')).to.equal('req-12345');
+      const entry = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.requestId === 'req-12345');
+      expect(entry).to.include({ method: 'POST', path: '/', status: 200, account: 'test-account', type: 'invoice' });
+      expect(entry!.ms).to.be.a('number');
+      const all = lines.join('\n');
+      for (const secret of ['Secret Seller', 'Confidential Buyer', 'Private item', 'hush']) expect(all).not.to.contain(secret);
+    } finally {
+      await service.close();
+    }
+  });
+});
