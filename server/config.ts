@@ -39,6 +39,8 @@ export interface Config {
   renderTimeoutMs: number;
   /** Recycle the browser after this many renders (0 = never). */
   browserMaxRenders: number;
+  /** Longest time to receive a whole request (headers and body); slower clients get 408. */
+  requestTimeoutMs: number;
   /** Documents per month: free plan, paid plan (null: unlimited). */
   planLimits: { free: number; paid: number | null };
   limits: Limits;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
     planLimits: {
       free: int('FREE_PLAN_LIMIT', 100, 0, 1_000_000_000),
       paid: int('PAID_PLAN_LIMIT', 0, 0, 1_000_000_000) || null,

@@ -75,8 +75,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
   const app = createApp({ config, pipeline, keys, quota, logger, metrics, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
+  // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
+  // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.
+  // Node checks these timeouts on an interval (30 s by default); check often enough to honour short limits.
+  const server = http.createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(config.requestTimeoutMs, 20_000),
+      keepAliveTimeout: 65_000,
+      connectionsCheckingInterval: 1000,
+    },
+    app,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -67,12 +67,17 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
-/** 400 for an absent body, 415 for a type we do not parse; checked before the body is read. */
-function bodyPreconditions(): RequestHandler {
-  return (req, _res, next) => {
+/** 400 for an absent body, 415 for a type we do not parse, 413 for a declared length over the limit: all checked
+ * before the body is read. A refused body is not drained: the connection closes after the answer. */
+function bodyPreconditions(maxBodyBytes: number): RequestHandler {
+  return (req, res, next) => {
     const length = req.get('content-length');
     const chunked = req.get('transfer-encoding') !== undefined;
     if (!chunked && (length === undefined || Number(length) === 0)) return next(errors.emptyBody());
+    if (length !== undefined && Number(length) > maxBodyBytes) {
+      res.set('Connection', 'close');
+      return next(errors.bodyTooLarge(maxBodyBytes));
+    }
     bodyKind(req.get('content-type'));
     next();
   };
@@ -139,7 +144,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.set('Content-Language', locale.tag);
     next();
   };
-  const documentRoute = [requireApiKey(deps.keys), bodyPreconditions(), rawBody(deps.config.limits.maxBodyBytes)];
+  const documentRoute = [requireApiKey(deps.keys), bodyPreconditions(deps.config.limits.maxBodyBytes), rawBody(deps.config.limits.maxBodyBytes)];
 
   const prepare = (req: Request, res: Response, allowedTypes?: ReadonlySet<string>) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
