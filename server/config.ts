@@ -30,6 +30,8 @@ export interface Config {
   ublXsdDir: string;
   logLevel: string;
   logoAllowPrivate: boolean;
+  /** Hosts (`host` or `host:port`) whose logos may come from private addresses. */
+  logoAllowedHosts: ReadonlySet<string>;
   logoTimeoutMs: number;
   logoMaxBytes: number;
   /** IANA zone used for "today" when a request omits `date`. */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
+    logoAllowedHosts: new Set(str('LOGO_ALLOWED_HOSTS', '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     logoTimeoutMs: int('LOGO_TIMEOUT_MS', 5000, 100, 60000),
     logoMaxBytes: int('LOGO_MAX_BYTES', 2 * 1024 * 1024, 1024, 50 * 1024 * 1024),
     timeZone,

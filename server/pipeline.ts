@@ -101,7 +101,7 @@ export class DocumentPipeline {
     readonly assets: Assets,
     private readonly pdf: PdfRenderer,
     private readonly xsd: XsdValidator | undefined,
-    private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoTimeoutMs' | 'logoMaxBytes'>,
+    private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes'>,
   ) {}
 
   /** Parses a raw body by its Content-Type (415 / 400 on failure). */
@@ -126,6 +126,7 @@ export class DocumentPipeline {
     if (doc.logo) {
       const logoOpts: LogoOptions = {
         allowPrivate: this.config.logoAllowPrivate,
+        allowedHosts: this.config.logoAllowedHosts,
         timeoutMs: this.config.logoTimeoutMs,
         maxBytes: this.config.logoMaxBytes,
       };

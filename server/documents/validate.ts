@@ -59,7 +59,6 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
       if (err.schemaPath.includes('requiredText') || (err.keyword === 'minLength' && p.limit === 1)) {
         return { field, message: `${field} must not be empty` };
       }
-      if (field === 'logo') return { field, message: 'logo must be an http(s) URL or a data:image/… URI' };
       if (err.keyword === 'pattern' && PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]) {
         return { field, message: `${field} ${PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]}` };
       }

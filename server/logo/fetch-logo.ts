@@ -11,6 +11,8 @@ import ipaddr from 'ipaddr.js';
 
 export interface LogoOptions {
   allowPrivate: boolean;
+  /** `host` or `host:port` entries fetched even when they resolve to a private address (closed networks, tests). */
+  allowedHosts?: ReadonlySet<string>;
   timeoutMs: number;
   maxBytes: number;
 }
@@ -47,14 +49,15 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
 function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal): Promise<{ redirect?: string; type?: string; body?: Buffer }> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host) && !opts.allowPrivate && !isPublicAddress(host)) {
+    const allowPrivate = opts.allowPrivate || opts.allowedHosts?.has(url.host) === true || opts.allowedHosts?.has(url.hostname) === true;
+    if (net.isIP(host) && !allowPrivate && !isPublicAddress(host)) {
       reject(new LogoError(`the address ${host} is not public`));
       return;
     }
     const client = url.protocol === 'https:' ? https : http;
     const req = client.get(
       url,
-      { lookup: guardedLookup(opts.allowPrivate), signal, headers: { accept: 'image/*', 'user-agent': 'docgen-service logo fetcher' } },
+      { lookup: guardedLookup(allowPrivate), signal, headers: { accept: 'image/*', 'user-agent': 'docgen-service logo fetcher' } },
       (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {

@@ -66,7 +66,7 @@ const cases: Case[] = [
   { name: 'packing_slip with tax', body: withDoc({ type: 'packing_slip', tax: 5 }), status: 400, mentions: ['tax is not accepted for type packing_slip'], field: 'tax' },
   { name: 'purchase_order with purchase_order', body: withDoc({ type: 'purchase_order', purchase_order: 'PO-1' }), status: 400, mentions: ['purchase_order is not accepted for type purchase_order'], field: 'purchase_order' },
   { name: 'custom field without value', body: withDoc({ custom_fields: [{ name: 'Account' }] }), status: 400, mentions: ['custom_fields[0].value'], field: 'custom_fields[0].value' },
-  { name: 'logo with ftp scheme', body: withDoc({ logo: 'ftp://example.com/logo.png' }), status: 400, mentions: ['logo'], field: 'logo' },
+  { name: 'logo is an object', body: withDoc({ logo: { url: 'https://example.com/logo.png' } }), status: 400, mentions: ['logo must be text'], field: 'logo' },
   { name: 'payment method of type card', body: withDoc({ payment_methods: [{ type: 'card', name: 'Visa', url: 'https://pay.example' }] }), status: 400, mentions: ['payment_methods[0].type'], field: 'payment_methods[0].type' },
   { name: 'statement line with nothing to show', body: withDoc({ type: 'statement', items: [{ quantity: 1, unit_cost: 3 }] }), status: 400, mentions: ['items[0]', 'a name, a description or a reference'], field: 'items[0]' },
   { name: 'date is an object', body: withDoc({ date: { y: 2024 } }), status: 400, mentions: ['date must be text'], field: 'date' },
