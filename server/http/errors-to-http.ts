@@ -10,6 +10,8 @@ interface BodyParserError {
   status?: number;
   limit?: number;
   charset?: string;
+  encoding?: string;
+  message?: string;
 }
 
 /** body-parser and Node's HTTP errors, as catalogue errors. */
@@ -18,13 +20,18 @@ function fromBodyParser(err: BodyParserError, maxBodyBytes: number): AppError | 
     case 'entity.too.large':
       return errors.bodyTooLarge(err.limit ?? maxBodyBytes);
     case 'encoding.unsupported':
+      return new AppError('unsupported_media_type', 415, `Content-Encoding ${err.encoding ?? ''} is not supported. Send the body as is, gzip or deflate.`);
     case 'charset.unsupported':
-      return new AppError('unsupported_media_type', 415, `The body's encoding or charset ${err.charset ?? ''} is not supported. Send UTF-8.`.replace('  ', ' '));
+      return new AppError('unsupported_media_type', 415, `The charset ${err.charset ?? ''} is not supported. Send UTF-8.`);
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return new AppError('invalid_request', 400, 'The request body ended before its declared length.');
     default:
+      // Any other client error of body-parser (a gzip/deflate body that does not inflate, …) is the client's.
+      if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+        return new AppError('invalid_request', 400, `The request body could not be read (${err.message ?? 'unreadable'}); check its Content-Encoding and length.`);
+      }
       return undefined;
   }
 }
