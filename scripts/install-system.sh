@@ -11,6 +11,7 @@ RUNTIME=(
   chromium-headless-shell   # the PDF printer (puppeteer drives it; no browser download)
   fonts-dejavu-core         # fallback only; document fonts ship with the project (npm @fontsource)
   ca-certificates           # https logos
+  tini                      # PID 1 in the container: reaps the helper processes of a Chromium that crashed
 )
 BUILD=(
   python3 make g++          # native modules (better-sqlite3, libxmljs2) build from source

@@ -103,8 +103,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
     pipeline,
     logger,
     async close() {
+      // Stop accepting, let the requests in flight finish, and drop each keep-alive connection as soon as it idles
+      // (server.close() alone would wait for the clients' keep-alive timeout).
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await pdf.close();

@@ -50,6 +50,15 @@ const DEFAULT_MARGIN = { top: '0.55in', right: '0.6in', bottom: '0.75in', left: 
 
 class DeadlineError extends Error {}
 
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 export class BrowserPool implements PdfRenderer {
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
@@ -71,6 +80,11 @@ export class BrowserPool implements PdfRenderer {
 
   isReady(): boolean {
     return !this.closed && this.browser?.connected === true;
+  }
+
+  /** The Chromium main process id (for operators and tests). */
+  browserPid(): number | undefined {
+    return this.browser?.process()?.pid;
   }
 
   stats(): PoolStats {
@@ -99,8 +113,9 @@ export class BrowserPool implements PdfRenderer {
     this.browser = undefined;
     this.idle = [];
     if (browser) {
+      const pid = browser.process()?.pid;
       await browser.close().catch(() => undefined);
-      browser.process()?.kill('SIGKILL');
+      killGroup(pid);
     }
   }
 
@@ -175,7 +190,14 @@ export class BrowserPool implements PdfRenderer {
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    // Puppeteer starts Chromium as a process group leader: killing the group reaches every helper process (zygote,
+    // renderers, GPU), which a crash of the main process alone would leave behind as orphans.
+    const pid = browser.process()?.pid;
+    // A killed main process does not always end the DevTools connection (a surviving helper can hold the socket),
+    // so its exit itself takes the group down, which then disconnects puppeteer.
+    browser.process()?.once('exit', () => killGroup(pid));
     browser.on('disconnected', () => {
+      killGroup(pid);
       if (this.browser === browser) {
         this.browser = undefined;
         this.idle = [];

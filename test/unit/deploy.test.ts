@@ -62,6 +62,9 @@ describe('Dockerfile', function () {
     expect(text).to.contain('scripts/install-system.sh --runtime');
     expect(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).to.contain('scripts/install-system.sh');
   });
+  it('runs under tini, which reaps the helpers of a crashed Chromium', function () {
+    expect(text).to.contain('ENTRYPOINT ["/usr/bin/tini", "--"]');
+  });
   it('runs as a non-root user with a readiness health check', function () {
     const users = [...text.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]);
     expect(users.at(-1)).to.equal('10001');

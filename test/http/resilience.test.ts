@@ -1,0 +1,95 @@
+// Faults: Chromium killed with SIGKILL in the middle of a burst, and SIGTERM to the real service process.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { projectRoot } from '../../server/config';
+import type { BrowserPool } from '../../server/pdf/browser-pool';
+import { isPdf } from '../helpers/pdf';
+import { alive, descendants, waitGone } from '../helpers/processes';
+import { post, startTestService, tempDir } from '../helpers/service';
+
+const DOC = { from: 'Crash Co', to: 'Client', items: Array.from({ length: 120 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 3 })) };
+
+describe('browser crash', function () {
+  this.timeout(60000);
+
+  it('SIGKILL during a burst: in-flight requests get 503 (or succeed on the relaunched browser) within the deadline, the pool recovers, no Chromium is left after stop', async function () {
+    const deadlineMs = 8000;
+    const service = await startTestService({ RENDER_TIMEOUT_MS: String(deadlineMs), RENDER_CONCURRENCY: '2' });
+    const pool = service.pdf as BrowserPool;
+    const firstPid = pool.browserPid()!;
+    expect(firstPid).to.be.a('number');
+    const started = Date.now();
+    const burst = Array.from({ length: 12 }, () =>
+      post(service, DOC).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: new Uint8Array(await res.arrayBuffer()), ms: Date.now() - started })),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    const chromeTree = [firstPid, ...descendants(firstPid)];
+    process.kill(firstPid, 'SIGKILL');
+    const results = await Promise.all(burst);
+    const statuses = results.map((r) => r.status);
+    for (const r of results) {
+      expect([200, 503], `status ${r.status}`).to.include(r.status);
+      if (r.status === 503) expect(Number(r.retryAfter)).to.be.greaterThan(0);
+      if (r.status === 200) expect(isPdf(r.body)).to.equal(true);
+      expect(r.ms).to.be.lessThan(deadlineMs + 2000);
+    }
+    console.log(`      burst across the kill: ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503`);
+    expect(await waitGone(chromeTree, 5000), 'the killed browser\'s processes are gone').to.deep.equal([]);
+
+    // Recovered by itself: the next requests succeed on a new browser.
+    for (let i = 0; i < 3; i++) expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
+    const secondPid = pool.browserPid()!;
+    expect(secondPid).to.not.equal(firstPid);
+    expect(pool.stats().browserRestarts).to.be.greaterThanOrEqual(1);
+    const ready = (await (await fetch(`${service.url}/readyz`)).json()) as { status: string };
+    expect(ready.status).to.equal('ready');
+
+    const tree = [secondPid, ...descendants(secondPid)];
+    await service.close();
+    expect(await waitGone(tree, 5000), 'no Chromium process after stop').to.deep.equal([]);
+  });
+});
+
+describe('graceful shutdown (the real process, SIGTERM)', function () {
+  this.timeout(60000);
+
+  it('finishes the request in flight, closes Chromium and exits 0', async function () {
+    const dir = tempDir('sigterm');
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(projectRoot(), 'server', 'main.ts')], {
+      cwd: projectRoot(),
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: path.join(dir, 'db.sqlite'), NODE_ENV: 'development', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const startedAt = Date.now();
+    while (!/"msg":"ready"/.test(out)) {
+      if (Date.now() - startedAt > 20000) throw new Error(`service did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const readyMs = Number(/"ms":(\d+),"msg":"ready"/.exec(out)?.[1]);
+    console.log(`      start-up to ready: ${readyMs} ms`);
+    const url = /"url":"([^"]+)"/.exec(out)![1]!;
+    const key = /sk_[0-9A-Za-z]{32}/.exec(out)![0];
+    const tree = descendants(child.pid!);
+    expect(tree.length, 'Chromium runs under the service').to.be.greaterThan(0);
+
+    const big = { from: 'A', to: 'B', type: 'statement', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Charge ${i}`, quantity: 1, unit_cost: 1 })) };
+    const inFlight = fetch(`${url}/`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(big) });
+    await new Promise((r) => setTimeout(r, 150));
+    child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).to.equal(200);
+    expect(isPdf(new Uint8Array(await res.arrayBuffer()))).to.equal(true);
+    expect(await exited).to.equal(0);
+    expect(await waitGone(tree, 5000), 'no Chromium process after exit').to.deep.equal([]);
+    expect(alive(child.pid!)).to.equal(false);
+    // New connections are refused once it has gone.
+    let refused = false;
+    await fetch(`${url}/healthz`).catch(() => (refused = true));
+    expect(refused).to.equal(true);
+  });
+});
