@@ -1,4 +1,4 @@
-// Renders the test fixtures (test/fixtures/<type>.json) through the same pipeline as the service, without HTTP,
+// Renders the example requests (examples/<type>.json) through the same pipeline as the service, without HTTP,
 // to PDFs and PNG page images (pdftoppm), and prints each render's page count.
 // Usage: npm run render-fixtures -- OUT_DIR [type[/theme] …]   (default: every type in both themes)
 import { execFileSync } from 'node:child_process';
@@ -20,8 +20,8 @@ import { DocumentPipeline, loadAssets } from '../server/pipeline';
   try {
     for (const job of jobs) {
       const [type, theme = 'classic'] = job.split('/');
-      const fixture = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', `${type}.json`), 'utf8'));
-      const prepared = pipeline.prepare({ ...fixture.request, theme }, pipeline.locale(process.env.LANG_TAG));
+      const request = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8'));
+      const prepared = pipeline.prepare({ ...request, theme }, pipeline.locale(process.env.LANG_TAG));
       const { pdf } = await pipeline.renderPdf(prepared);
       const base = path.join(out, `${type}-${theme}`);
       fs.writeFileSync(`${base}.pdf`, pdf);

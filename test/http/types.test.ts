@@ -13,10 +13,14 @@ interface Fixture {
 }
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const THEMES = ['classic', 'slate'] as const;
 
+/** The request is the published example file (examples/<type>.json); the fixture holds what its PDF must show. */
 export function loadFixture(type: string): Fixture {
-  return JSON.parse(fs.readFileSync(path.join(FIXTURES, `${type}.json`), 'utf8')) as Fixture;
+  const expectations = JSON.parse(fs.readFileSync(path.join(FIXTURES, `${type}.json`), 'utf8')) as Pick<Fixture, 'expect'>;
+  const request = JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${type}.json`), 'utf8')) as Record<string, unknown>;
+  return { request, expect: expectations.expect };
 }
 
 async function render(service: TestService, body: unknown, headers: Record<string, string> = {}): Promise<Uint8Array> {

@@ -1,0 +1,69 @@
+// The command-line renderer (npm run render) on every example file: its PDF and UBL match what the HTTP API returns
+// for the same request.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { projectRoot } from '../../server/config';
+import { pdfText } from '../helpers/pdf';
+import { post, sharedService, tempDir } from '../helpers/service';
+
+const run = promisify(execFile);
+const EXAMPLES = path.join(projectRoot(), 'examples');
+const UBL_TYPES = ['invoice', 'receipt', 'credit_note'];
+
+async function cli(...args: string[]): Promise<string> {
+  const { stdout } = await run('npm', ['run', '-s', 'render', '--', ...args], { cwd: projectRoot(), env: { ...process.env, NODE_ENV: 'test' } });
+  return stdout;
+}
+
+/** The XML without the things that differ from one render to the next: the PDF bytes (their creation time). */
+const stable = (xml: string) => xml.replace(/(<cbc:EmbeddedDocumentBinaryObject[^>]*>)[^<]*/, '$1…');
+const embedded = (xml: string) => Buffer.from(/<cbc:EmbeddedDocumentBinaryObject[^>]*>([^<]*)</.exec(xml)![1]!, 'base64');
+
+describe('npm run render', function () {
+  this.timeout(120000);
+  const out = tempDir('cli');
+  const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort();
+
+  it('there is an example request for every type', function () {
+    expect(files).to.have.length(12);
+  });
+
+  for (const file of files) {
+    const type = file.replace(/\.json$/, '');
+    it(`${file}: the PDF${UBL_TYPES.includes(type) ? ' and the UBL' : ''} match the HTTP API's`, async function () {
+      const service = await sharedService();
+      const body = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
+      const pdfFile = path.join(out, `${type}.pdf`);
+      expect(await cli(path.join(EXAMPLES, file), '--theme', 'slate', '--lang', 'fr-FR', '-o', pdfFile)).to.contain(pdfFile);
+      const api = await post(service, { ...body, theme: 'slate' }, { headers: { 'accept-language': 'fr-FR' } });
+      expect(api.status).to.equal(200);
+      expect(pdfText(fs.readFileSync(pdfFile))).to.equal(pdfText(new Uint8Array(await api.arrayBuffer())));
+      if (!UBL_TYPES.includes(type)) return;
+      const xmlFile = path.join(out, `${type}.xml`);
+      await cli(path.join(EXAMPLES, file), '--ubl', '-o', xmlFile);
+      const apiXml = await (await post(service, body, { path: '/ubl' })).text();
+      const cliXml = fs.readFileSync(xmlFile, 'utf8');
+      expect(stable(cliXml)).to.equal(stable(apiXml));
+      expect(pdfText(embedded(cliXml))).to.equal(pdfText(embedded(apiXml)));
+    });
+  }
+
+  it('reads a published example file as the API reads it (form body, Accept-Language)', async function () {
+    const pdfFile = path.join(out, 'fr.pdf');
+    await cli(path.join(projectRoot(), '..', 'shared', 'examples', 'localization-fr.json'), '-o', pdfFile);
+    const text = pdfText(fs.readFileSync(pdfFile)).replace(/\s+/g, ' ');
+    expect(text).to.contain('FACTURE');
+    expect(text).to.contain('99,00 €');
+  });
+
+  it('explains a bad request and exits 2', async function () {
+    const bad = path.join(out, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ to: 'B', items: [] }));
+    const err = await cli(bad).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(err?.code).to.equal(2);
+    expect(err?.stderr).to.contain('from is required');
+  });
+});
