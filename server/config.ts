@@ -41,6 +41,10 @@ export interface Config {
   renderTimeoutMs: number;
   /** Recycle the browser after this many renders (0 = never). */
   browserMaxRenders: number;
+  /** The theme studio at /studio (development tool). */
+  studio: boolean;
+  /** Reload templates, themes, locales and schemas when their files change (npm run dev). */
+  liveReload: boolean;
   /** Longest time to receive a whole request (headers and body); slower clients get 408. */
   requestTimeoutMs: number;
   /** Documents per month: free plan, paid plan (null: unlimited). */
@@ -131,6 +135,8 @@ export function loadConfig(env: Env = process.env): Config {
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
+    studio: bool('STUDIO', nodeEnv === 'development'),
+    liveReload: bool('LIVE_RELOAD', false),
     planLimits: {
       free: int('FREE_PLAN_LIMIT', 100, 0, 1_000_000_000),
       paid: int('PAID_PLAN_LIMIT', 0, 0, 1_000_000_000) || null,

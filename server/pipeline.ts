@@ -98,11 +98,16 @@ export class UblSchemaError extends Error {
 
 export class DocumentPipeline {
   constructor(
-    readonly assets: Assets,
+    public assets: Assets,
     private readonly pdf: PdfRenderer,
     private readonly xsd: XsdValidator | undefined,
     private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes'>,
   ) {}
+
+  /** Swaps in freshly loaded data files (live reload in development); requests in flight keep the old ones. */
+  replaceAssets(assets: Assets): void {
+    this.assets = assets;
+  }
 
   /** Parses a raw body by its Content-Type (415 / 400 on failure). */
   parse(contentType: string | undefined, raw: Buffer): unknown {

@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
 import { createMetrics } from './http/metrics';
+import { createStudio } from './http/studio';
+import { startLiveReload } from './dev/live-reload';
 import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
 import { Quota } from './quota/quota';
@@ -74,7 +76,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
-  const app = createApp({ config, pipeline, keys, quota, logger, metrics, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
+  const root = options.root ?? projectRoot();
+  const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
+  const studio = config.studio ? createStudio(pipeline, root, reload) : undefined;
+  const app = createApp({ config, pipeline, keys, quota, logger, metrics, studio: studio?.router, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
   // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
   // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.
   // Node checks these timeouts on an interval (30 s by default); check often enough to honour short limits.
@@ -105,6 +110,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     async close() {
       // Stop accepting, let the requests in flight finish, and drop each keep-alive connection as soon as it idles
       // (server.close() alone would wait for the clients' keep-alive timeout).
+      studio?.close();
       await new Promise<void>((resolve) => {
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
@@ -113,6 +119,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         });
         server.closeIdleConnections();
       });
+      reload?.close();
       await pdf.close();
       await xsd.release();
       await keys.close();

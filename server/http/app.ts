@@ -20,6 +20,8 @@ import { buildOpenApi } from './openapi';
 import type { PoolStats } from '../pdf/browser-pool';
 
 export interface AppDeps {
+  /** The studio's router, when it is enabled (development). */
+  studio?: express.Router;
   config: Pick<Config, 'limits'>;
   pipeline: DocumentPipeline;
   keys: KeyStore;
@@ -132,6 +134,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', async (_req, res) => {
     res.set('Content-Type', deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
+  if (deps.studio) app.use('/studio', deps.studio);
   const openApi = buildOpenApi(pipeline.assets.schemas);
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);

@@ -1,0 +1,100 @@
+// The theme studio (development): /studio previews any example type in any theme, locale and page size, as the
+// HTML the printer receives and as the PDF, refreshed whenever a template, theme, locale or schema file is saved
+// (server-sent events from live reload). /studio/gallery shows every type × theme. No API key: it is off in
+// production unless STUDIO=true, and it renders only what the browser posts to it.
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Router } from 'express';
+import helmet from 'helmet';
+import { projectRoot } from '../config';
+import { DOCUMENT_TYPES } from '../documents/model';
+import type { LiveReload } from '../dev/live-reload';
+import type { DocumentPipeline } from '../pipeline';
+
+const STUDIO_DIR = path.join(projectRoot(), 'studio');
+
+interface PreviewRequest {
+  type?: string;
+  theme?: string;
+  lang?: string;
+  page_size?: string;
+  doc?: Record<string, unknown>;
+}
+
+export interface Studio {
+  router: Router;
+  /** Ends the open event streams, so that the server can close. */
+  close(): void;
+}
+
+export function createStudio(pipeline: DocumentPipeline, root: string, reload?: LiveReload): Studio {
+  const router = express.Router();
+  const streams = new Set<express.Response>();
+  router.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          fontSrc: ["'self'", 'data:'],
+          frameSrc: ["'self'", 'blob:'],
+          objectSrc: ["'self'", 'blob:'],
+        },
+      },
+    }),
+  );
+  router.use(express.json({ limit: '2mb' }));
+
+  const prepare = (req: Request) => {
+    const body = req.body as PreviewRequest;
+    const doc = { ...(body.doc ?? {}), ...(body.type ? { type: body.type } : {}), ...(body.theme ? { theme: body.theme } : {}), ...(body.page_size ? { page_size: body.page_size } : {}) };
+    return pipeline.prepare(doc, pipeline.locale(body.lang));
+  };
+
+  router.get('/api/meta', (_req, res) => {
+    const examples: Record<string, unknown> = {};
+    for (const type of DOCUMENT_TYPES) {
+      const file = path.join(root, 'examples', `${type}.json`);
+      examples[type] = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { type, from: 'A', to: 'B', items: [{ name: 'Item' }] };
+    }
+    res.json({
+      types: DOCUMENT_TYPES,
+      themes: pipeline.assets.html.themes,
+      languages: ['en-US', 'fr-FR', 'de-DE', 'es-ES', 'th-TH'],
+      pageSizes: ['letter', 'a4'],
+      examples,
+      version: reload?.version() ?? 0,
+      liveReload: Boolean(reload),
+    });
+  });
+  router.post('/api/html', async (req, res) => {
+    const html = await pipeline.renderHtml(prepare(req));
+    res.type('html').send(html.html);
+  });
+  router.post('/api/pdf', async (req, res) => {
+    const { pdf } = await pipeline.renderPdf(prepare(req));
+    res.type('application/pdf').send(Buffer.from(pdf));
+  });
+  router.get('/api/events', (req, res) => {
+    res.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    res.flushHeaders();
+    res.write(`event: hello\ndata: ${JSON.stringify({ version: reload?.version() ?? 0 })}\n\n`);
+    const unsubscribe = reload?.subscribe((event) => res.write(`event: reload\ndata: ${JSON.stringify(event)}\n\n`));
+    const ping = setInterval(() => res.write(': ping\n\n'), 15000);
+    streams.add(res);
+    req.on('close', () => {
+      clearInterval(ping);
+      unsubscribe?.();
+      streams.delete(res);
+    });
+  });
+  router.use(express.static(STUDIO_DIR, { index: 'index.html', extensions: ['html'] }));
+  return {
+    router,
+    close() {
+      for (const res of streams) res.end();
+    },
+  };
+}

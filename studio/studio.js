@@ -1,0 +1,75 @@
+// The studio page: pick a type, theme, language and page size, edit the request, see the HTML and the PDF.
+// Re-renders on every edit and whenever the server reloads a template, theme, locale or schema file.
+'use strict';
+const $ = (id) => document.getElementById(id);
+let meta;
+let timer;
+let renders = 0;
+
+function options(select, values, selected) {
+  select.innerHTML = '';
+  for (const v of values) select.add(new Option(v, v, false, v === selected));
+}
+
+async function render() {
+  let doc;
+  try {
+    doc = JSON.parse($('doc').value);
+  } catch (err) {
+    $('status').textContent = `JSON: ${err.message}`;
+    return;
+  }
+  const body = JSON.stringify({ type: $('type').value, theme: $('theme').value, lang: $('lang').value, page_size: $('page').value, doc });
+  const started = performance.now();
+  const headers = { 'content-type': 'application/json' };
+  const html = await fetch('/studio/api/html', { method: 'POST', headers, body });
+  if (!html.ok) {
+    const err = await html.json().catch(() => ({ error: html.statusText }));
+    $('status').textContent = err.error || 'error';
+    return;
+  }
+  $('html').srcdoc = await html.text();
+  const pdf = await fetch('/studio/api/pdf', { method: 'POST', headers, body });
+  if (pdf.ok) {
+    const old = $('pdf').src;
+    $('pdf').src = URL.createObjectURL(await pdf.blob());
+    if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+  }
+  renders++;
+  document.body.dataset.renders = String(renders);
+  $('status').textContent = `rendered in ${Math.round(performance.now() - started)} ms`;
+}
+
+function later() {
+  clearTimeout(timer);
+  timer = setTimeout(render, 250);
+}
+
+function loadExample() {
+  const example = { ...meta.examples[$('type').value] };
+  delete example.theme;
+  $('doc').value = JSON.stringify(example, null, 2);
+}
+
+async function start() {
+  meta = await (await fetch('/studio/api/meta')).json();
+  options($('type'), meta.types, 'invoice');
+  options($('theme'), meta.themes, 'classic');
+  options($('lang'), meta.languages, 'en-US');
+  options($('page'), meta.pageSizes, 'letter');
+  loadExample();
+  $('type').addEventListener('change', () => { loadExample(); render(); });
+  for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
+  $('doc').addEventListener('input', later);
+  const events = new EventSource('/studio/api/events');
+  events.addEventListener('reload', (e) => {
+    const event = JSON.parse(e.data);
+    document.body.dataset.version = String(event.version);
+    $('problems').hidden = event.ok;
+    $('problems').textContent = event.ok ? '' : event.problems.join('\n');
+    if (event.ok) render();
+  });
+  await render();
+}
+
+start();
