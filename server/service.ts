@@ -7,6 +7,7 @@ import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
 import { createMetrics } from './http/metrics';
 import { createStudio } from './http/studio';
+import { accountRouter } from './http/account';
 import { startLiveReload } from './dev/live-reload';
 import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
@@ -79,7 +80,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const root = options.root ?? projectRoot();
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, root, reload) : undefined;
-  const app = createApp({ config, pipeline, keys, quota, logger, metrics, studio: studio?.router, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
+  const account = accountRouter(keys, config, options.clock);
+  const app = createApp({ config, pipeline, keys, quota, logger, metrics, studio: studio?.router, account, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
   // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
   // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.
   // Node checks these timeouts on an interval (30 s by default); check often enough to honour short limits.

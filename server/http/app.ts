@@ -22,6 +22,8 @@ import type { PoolStats } from '../pdf/browser-pool';
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */
   studio?: express.Router;
+  /** The account pages (sign up, sign in, developer settings). */
+  account?: express.Router;
   config: Pick<Config, 'limits'>;
   pipeline: DocumentPipeline;
   keys: KeyStore;
@@ -135,6 +137,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.set('Content-Type', deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
   if (deps.studio) app.use('/studio', deps.studio);
+  if (deps.account) app.use('/account', deps.account);
   const openApi = buildOpenApi(pipeline.assets.schemas);
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi);

@@ -46,6 +46,15 @@ export interface KeyStore {
   usage(account: string, period: string): Promise<number>;
   /** Adds `count` used documents (operators' corrections, tests). */
   addUsage(account: string, period: string, count: number): Promise<void>;
+
+  // People who sign in to manage an account (the account is named by the email it was signed up with).
+  /** Creates the user and its free-plan account; false when the email is taken. */
+  createUser(email: string, passwordHash: string): Promise<boolean>;
+  findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined>;
+  /** Sessions are stored by the hash of their token; they expire at `expiresAt` (ms). */
+  createSession(tokenHash: string, email: string, expiresAt: number): Promise<void>;
+  findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -16,6 +16,8 @@ const k = {
   allKeys: `${NS}keys`,
   usage: (account: string, period: string) => `${NS}usage:${account}:${period}`,
   reservations: (account: string, period: string) => `${NS}reservations:${account}:${period}`,
+  user: (email: string) => `${NS}user:${email}`,
+  session: (hash: string) => `${NS}session:${hash}`,
 };
 
 /** Usage and reservation keys outlive their month by a safety margin, then expire. */
@@ -161,6 +163,36 @@ export class RedisKeyStore implements KeyStore {
 
   async addUsage(account: string, period: string, count: number): Promise<void> {
     await this.redis.multi().incrby(k.usage(account, period), count).expire(k.usage(account, period), PERIOD_TTL_SECONDS).exec();
+  }
+
+  async createUser(email: string, passwordHash: string): Promise<boolean> {
+    if ((await this.redis.exists(k.account(email))) === 1) return false;
+    const created = await this.redis.hsetnx(k.user(email), 'password_hash', passwordHash);
+    if (created === 0) return false;
+    const now = new Date().toISOString();
+    await this.redis.multi().hset(k.user(email), { account: email, created_at: now }).hsetnx(k.account(email), 'plan', 'free').hsetnx(k.account(email), 'created_at', now).exec();
+    return true;
+  }
+
+  async findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
+    const row = await this.redis.hgetall(k.user(email));
+    return row.password_hash ? { email, passwordHash: row.password_hash, account: row.account ?? email } : undefined;
+  }
+
+  async createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
+    await this.redis.set(k.session(tokenHash), email, 'PXAT', expiresAt);
+  }
+
+  async findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
+    void now; // Redis expires sessions itself.
+    const email = await this.redis.get(k.session(tokenHash));
+    if (!email) return undefined;
+    const user = await this.findUser(email);
+    return user && { email, account: user.account };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.redis.del(k.session(tokenHash));
   }
 
   async close(): Promise<void> {

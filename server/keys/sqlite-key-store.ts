@@ -38,6 +38,17 @@ CREATE TABLE IF NOT EXISTS reservations (
   expires_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS reservations_account ON reservations(account, period);
+CREATE TABLE IF NOT EXISTS users (
+  email TEXT PRIMARY KEY,
+  password_hash TEXT NOT NULL,
+  account TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+  token_hash TEXT PRIMARY KEY,
+  email TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
 `;
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
@@ -169,6 +180,40 @@ export class SqliteKeyStore implements KeyStore {
     this.db
       .prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count')
       .run(account, period, count);
+  }
+
+  async createUser(email: string, passwordHash: string): Promise<boolean> {
+    const create = this.db.transaction((): boolean => {
+      if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(email)) return false;
+      if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(email)) return false;
+      const now = new Date().toISOString();
+      this.db.prepare("INSERT INTO accounts (name, plan, created_at) VALUES (?, 'free', ?)").run(email, now);
+      this.db.prepare('INSERT INTO users (email, password_hash, account, created_at) VALUES (?, ?, ?, ?)').run(email, passwordHash, email, now);
+      return true;
+    });
+    return create.immediate();
+  }
+
+  async findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
+    const row = this.db.prepare('SELECT email, password_hash, account FROM users WHERE email = ?').get(email) as
+      | { email: string; password_hash: string; account: string }
+      | undefined;
+    return row && { email: row.email, passwordHash: row.password_hash, account: row.account };
+  }
+
+  async createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
+    this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(Date.now());
+    this.db.prepare('INSERT INTO sessions (token_hash, email, expires_at) VALUES (?, ?, ?)').run(tokenHash, email, expiresAt);
+  }
+
+  async findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
+    return this.db
+      .prepare('SELECT s.email, u.account FROM sessions s JOIN users u ON u.email = s.email WHERE s.token_hash = ? AND s.expires_at > ?')
+      .get(tokenHash, now) as { email: string; account: string } | undefined;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
   }
 
   async countKeys(): Promise<number> {

@@ -1,0 +1,185 @@
+// The account pages in real headless Chromium: sign up, sign in, press New, use the key over HTTP, see the usage go
+// from 0 to 1, revoke, get 401 inactive_api_key. And the security rules: CSRF, one message for unknown email and
+// wrong password, the 11th wrong password in a minute refused before it is checked, no API access by cookie.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { projectRoot } from '../../server/config';
+import { isPdf } from '../helpers/pdf';
+import { startRedis } from '../helpers/redis';
+import { post, startTestService, type TestService } from '../helpers/service';
+
+const ARTIFACTS = path.join(projectRoot(), 'test', '.artifacts');
+const DOC = { from: 'Page Co', to: 'Client', items: [{ name: 'Thing', unit_cost: 5 }] };
+
+async function signUp(page: Page, base: string, email: string, password: string): Promise<void> {
+  await page.goto(`${base}/account/sign-up`);
+  await page.type('#email', email);
+  await page.type('#password', password);
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+}
+
+/** Fetches a form page and returns its CSRF cookie and field, as a browser would have them. */
+async function formToken(base: string, pathname: string): Promise<{ cookie: string; csrf: string }> {
+  const res = await fetch(`${base}${pathname}`);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())![1]!;
+  return { cookie, csrf };
+}
+
+async function signInRaw(base: string, email: string, password: string, token?: { cookie: string; csrf: string }): Promise<Response> {
+  const t = token ?? (await formToken(base, '/account/sign-in'));
+  return fetch(`${base}/account/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: t.cookie },
+    body: new URLSearchParams({ csrf: t.csrf, email, password }).toString(),
+  });
+}
+
+describe('account pages', function () {
+  this.timeout(60000);
+  let service: TestService;
+  let browser: Browser;
+  before(async function () {
+    service = await startTestService();
+    browser = await puppeteer.launch({ executablePath: service.config.chromiumPath, headless: 'shell', args: ['--no-sandbox', '--disable-gpu'] });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(async function () {
+    await browser?.close();
+    await service?.close();
+  });
+
+  it('sign up, sign in, New, use the key, usage 0 → 1, revoke → 401 inactive_api_key', async function () {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1000, height: 900 });
+    await signUp(page, service.url, 'ada@example.com', 'correct horse battery');
+    expect(page.url()).to.equal(`${service.url}/account/settings`);
+
+    // Sign out and in again through the form.
+    await Promise.all([page.waitForNavigation(), page.click('.top button[type=submit]')]);
+    expect(page.url()).to.equal(`${service.url}/account/sign-in`);
+    await page.type('#email', 'ada@example.com');
+    await page.type('#password', 'correct horse battery');
+    await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
+    expect(page.url()).to.equal(`${service.url}/account/settings`);
+    expect(await page.$eval('#usage', (e) => e.textContent)).to.equal('0 / 100');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'settings-before-new.png') });
+
+    await Promise.all([page.waitForNavigation(), page.click('#new')]);
+    const key = await page.$eval('#new-key', (e) => e.textContent!.trim());
+    expect(key).to.match(/^sk_[0-9A-Za-z]{32}$/);
+    expect(await page.$eval('#curl', (e) => e.textContent)).to.contain(`Bearer ${key}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'settings-after-new.png') });
+
+    const res = await post(service, DOC, { key });
+    expect(res.status).to.equal(200);
+    expect(isPdf(new Uint8Array(await res.arrayBuffer()))).to.equal(true);
+
+    // Reload the settings page (a GET: reloading the POST answer would ask to send the form again).
+    await page.goto(`${service.url}/account/settings`);
+    expect(await page.$eval('#usage', (e) => e.textContent)).to.equal('1 / 100');
+    expect(await page.$('#new-key'), 'the key is shown once').to.equal(null);
+    expect(await page.content()).not.to.contain(key);
+
+    await Promise.all([page.waitForNavigation(), page.click('a[href$="/revoke"]')]);
+    await Promise.all([page.waitForNavigation(), page.click('#confirm-revoke')]);
+    expect(await page.$eval('tbody', (e) => e.textContent)).to.contain('Revoked');
+    const denied = await post(service, DOC, { key });
+    expect(denied.status).to.equal(401);
+    expect(((await denied.json()) as { error: string }).error).to.equal('inactive_api_key');
+
+    // The operators' CLI sees the same data.
+    const listed = await service.keys.listKeys('ada@example.com');
+    expect(listed.map((k) => k.prefix)).to.include(key.slice(0, 9));
+    await context.close();
+  });
+
+  it('refuses a form post without a valid CSRF token', async function () {
+    const noToken = await fetch(`${service.url}/account/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=ada%40example.com&password=correct+horse+battery',
+    });
+    expect(noToken.status).to.equal(403);
+    const t = await formToken(service.url, '/account/sign-in');
+    const wrong = await signInRaw(service.url, 'ada@example.com', 'correct horse battery', { cookie: t.cookie, csrf: `${t.csrf.slice(0, -1)}x` });
+    expect(wrong.status).to.equal(403);
+    const right = await signInRaw(service.url, 'ada@example.com', 'correct horse battery', t);
+    expect(right.status).to.equal(303);
+  });
+
+  it('answers a wrong password and an unknown email the same way', async function () {
+    await signInRaw(service.url, 'grace@example.com', 'x').catch(() => undefined);
+    const wrong = await signInRaw(service.url, 'ada@example.com', 'not the password');
+    const unknown = await signInRaw(service.url, 'nobody@example.com', 'not the password');
+    expect(wrong.status).to.equal(401);
+    expect(unknown.status).to.equal(401);
+    const text = async (r: Response) => (await r.text()).replace(/value="[^"]*"/g, '');
+    expect(await text(wrong)).to.equal(await text(unknown));
+  });
+
+  it('refuses the 11th wrong password in a minute before checking it', async function () {
+    // A fresh account, so that earlier tests' attempts do not count.
+    const context = await browser.createBrowserContext();
+    await signUp(await context.newPage(), service.url, 'limit@example.com', 'the right password');
+    await context.close();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await signInRaw(service.url, 'limit@example.com', `wrong ${i}`)).status);
+    expect(statuses).to.deep.equal(Array(10).fill(401));
+    // The 11th — even with the right password — is refused: the password is not checked.
+    const eleventh = await signInRaw(service.url, 'limit@example.com', 'the right password');
+    expect(eleventh.status).to.equal(429);
+    expect(await eleventh.text()).to.contain('Too many sign-in attempts');
+  });
+
+  it('the session cookie does not authorize the API', async function () {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await signUp(page, service.url, 'cookie@example.com', 'a long password');
+    const cookies = await page.cookies();
+    const header = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    expect(header).to.contain('docgen_session=');
+    const session = cookies.find((c) => c.name === 'docgen_session')!;
+    expect(session.httpOnly).to.equal(true);
+    expect(session.sameSite).to.equal('Lax');
+    const res = await fetch(`${service.url}/`, { method: 'POST', headers: { cookie: header, 'content-type': 'application/json' }, body: JSON.stringify(DOC) });
+    expect(res.status).to.equal(401);
+    expect(((await res.json()) as { error: string }).error).to.equal('invalid_request');
+    await context.close();
+  });
+});
+
+describe('account pages on the Redis store', function () {
+  this.timeout(60000);
+  it('sign up, New and the API share Redis with the CLI', async function () {
+    const redis = await startRedis();
+    const service = await startTestService({ REDIS_URL: redis.url });
+    try {
+      const t = await formToken(service.url, '/account/sign-up');
+      const signUp = await fetch(`${service.url}/account/sign-up`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: t.cookie },
+        body: new URLSearchParams({ csrf: t.csrf, email: 'redis@example.com', password: 'a long password' }).toString(),
+      });
+      expect(signUp.status).to.equal(303);
+      const session = /docgen_session=[^;]+/.exec(signUp.headers.get('set-cookie') ?? '')![0];
+      const created = await fetch(`${service.url}/account/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `${t.cookie}; ${session}` },
+        body: new URLSearchParams({ csrf: t.csrf }).toString(),
+      });
+      const key = /sk_[0-9A-Za-z]{32}/.exec(await created.text())![0];
+      expect((await post(service, DOC, { key })).status).to.equal(200);
+      expect((await service.keys.listKeys('redis@example.com'))[0]!.prefix).to.equal(key.slice(0, 9));
+      expect(await service.keys.usage('redis@example.com', new Date().toISOString().slice(0, 7))).to.equal(1);
+    } finally {
+      await service.close();
+      await redis.stop();
+    }
+  });
+});
