@@ -135,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
-    studio: bool('STUDIO', nodeEnv === 'development'),
+    studio: bool('STUDIO', false),
     liveReload: bool('LIVE_RELOAD', false),
     planLimits: {
       free: int('FREE_PLAN_LIMIT', 100, 0, 1_000_000_000),

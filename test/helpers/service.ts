@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../server/config';
+import { loadConfig, projectRoot, type Config } from '../../server/config';
 import { startService, type RunningService, type StartOptions } from '../../server/service';
 
 export interface TestService extends RunningService {
@@ -14,6 +14,14 @@ export interface TestService extends RunningService {
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `docgen-${prefix}-`));
+}
+
+/** A copy of the project's data files (and a link to its node_modules) to change without touching the repository. */
+export function copyProjectData(dirs = ['schemas', 'locales', 'templates', 'themes', 'examples']): string {
+  const root = tempDir('project');
+  for (const dir of dirs) fs.cpSync(path.join(projectRoot(), dir), path.join(root, dir), { recursive: true });
+  fs.symlinkSync(path.join(projectRoot(), 'node_modules'), path.join(root, 'node_modules'));
+  return root;
 }
 
 export async function startTestService(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestService> {

@@ -5,14 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { projectRoot } from '../../server/config';
-import { sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
-
-function copyProject(): string {
-  const root = tempDir('studio');
-  for (const dir of ['schemas', 'locales', 'templates', 'themes', 'examples']) fs.cpSync(path.join(projectRoot(), dir), path.join(root, dir), { recursive: true });
-  fs.symlinkSync(path.join(projectRoot(), 'node_modules'), path.join(root, 'node_modules'));
-  return root;
-}
+import { copyProjectData, sharedService, startTestService, type TestService } from '../helpers/service';
 
 /** Text and table-header colour of the HTML preview (a same-origin srcdoc frame). */
 async function preview(page: Page): Promise<{ text: string; bar: string }> {
@@ -38,7 +31,7 @@ describe('studio', function () {
   let service: TestService;
   let browser: Browser;
   before(async function () {
-    root = copyProject();
+    root = copyProjectData();
     service = await startTestService({ STUDIO: 'true', LIVE_RELOAD: 'true' }, { root });
     browser = await puppeteer.launch({ executablePath: service.config.chromiumPath, headless: 'shell', args: ['--no-sandbox', '--disable-gpu'] });
   });

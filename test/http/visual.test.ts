@@ -7,7 +7,7 @@ import { projectRoot } from '../../server/config';
 import { DOCUMENT_TYPES } from '../../server/documents/model';
 import { DocumentPipeline, loadAssets } from '../../server/pipeline';
 import { compareWithBaseline, pdfToPng } from '../helpers/visual';
-import { sharedService, tempDir, type TestService } from '../helpers/service';
+import { copyProjectData, sharedService, type TestService } from '../helpers/service';
 
 const THEMES = ['classic', 'slate'];
 const example = (type: string) => JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
@@ -40,9 +40,7 @@ describe('visual regression', function () {
 
   it('a changed theme colour fails, with a diff image', async function () {
     // A copy of the project's data files with one slate token changed, rendered by the same browser.
-    const root = tempDir('theme-change');
-    for (const dir of ['schemas', 'locales', 'templates', 'themes']) fs.cpSync(path.join(projectRoot(), dir), path.join(root, dir), { recursive: true });
-    fs.symlinkSync(path.join(projectRoot(), 'node_modules'), path.join(root, 'node_modules'));
+    const root = copyProjectData();
     const css = path.join(root, 'themes', 'slate.css');
     fs.writeFileSync(css, fs.readFileSync(css, 'utf8').replace('--color-bar-bg: #334155;', '--color-bar-bg: #b91c1c;'));
     const changed = new DocumentPipeline(loadAssets(root, service.config.limits), service.pdf, undefined, service.config);

@@ -4,16 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig, ConfigError, projectRoot } from '../../server/config';
 import { loadAssets, StartupError } from '../../server/pipeline';
-import { tempDir } from '../helpers/service';
-
-function copyProject(): string {
-  const root = tempDir('assets');
-  for (const dir of ['schemas', 'locales', 'templates', 'themes']) {
-    fs.cpSync(path.join(projectRoot(), dir), path.join(root, dir), { recursive: true });
-  }
-  fs.symlinkSync(path.join(projectRoot(), 'node_modules'), path.join(root, 'node_modules'));
-  return root;
-}
+import { copyProjectData } from '../helpers/service';
 
 describe('start-up checks', function () {
   const limits = loadConfig({}).limits;
@@ -25,7 +16,7 @@ describe('start-up checks', function () {
   });
 
   it('lists every broken file at once', function () {
-    const root = copyProject();
+    const root = copyProjectData();
     fs.rmSync(path.join(root, 'schemas', 'quote.json'));
     fs.writeFileSync(path.join(root, 'schemas', 'receipt.json'), '{ "type": ');
     const fr = JSON.parse(fs.readFileSync(path.join(root, 'locales', 'fr.json'), 'utf8'));
