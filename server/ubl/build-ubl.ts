@@ -151,7 +151,10 @@ export function buildUbl(input: UblInput): UblDocument {
   // Peppol allows one document note: notes and terms share it.
   cbc(xml, 'Note', [doc.notes, doc.terms].filter(Boolean).join('\n\n') || undefined);
   cbc(xml, 'DocumentCurrencyCode', currency);
-  cbc(xml, 'BuyerReference', doc.e_invoice?.buyer_reference);
+  // Peppol wants a buyer reference or an order reference (PEPPOL-EN16931-R003). A client that sends e_invoice data
+  // asks for a conformant document; without either reference, the document number stands in as the buyer reference.
+  const buyerReference = doc.e_invoice?.buyer_reference ?? (doc.e_invoice && !(doc.purchase_order && doc.type === 'invoice') ? doc.number : undefined);
+  cbc(xml, 'BuyerReference', buyerReference);
   if (doc.purchase_order && doc.type === 'invoice') cbc(cac(xml, 'OrderReference'), 'ID', doc.purchase_order);
   if (doc.purchase_order && doc.type !== 'invoice') {
     cbc(cac(cac(xml, 'BillingReference'), 'InvoiceDocumentReference'), 'ID', doc.purchase_order);
@@ -187,7 +190,12 @@ export function buildUbl(input: UblInput): UblDocument {
       if (means.bic) cbc(cac(account, 'FinancialInstitutionBranch'), 'ID', means.bic);
     }
   }
-  if (doc.payment_terms && doc.type === 'invoice') cbc(cac(xml, 'PaymentTerms'), 'Note', doc.payment_terms);
+  // EN 16931 wants a due date or payment terms when an amount is due (BR-CO-25); for a client that sends e_invoice data
+  // and neither, the terms say what an invoice without a due date means.
+  const terms = doc.type === 'invoice' ? doc.payment_terms : undefined;
+  const dueWithoutTerms = doc.e_invoice && !terms && !due && totals.balance.isPositive() && !totals.balance.isZero();
+  if (terms) cbc(cac(xml, 'PaymentTerms'), 'Note', terms);
+  else if (dueWithoutTerms) cbc(cac(xml, 'PaymentTerms'), 'Note', 'Payment due on receipt');
 
   if (!totals.discount.amount.isZero()) {
     const ac = cac(xml, 'AllowanceCharge');
