@@ -26,6 +26,9 @@ COPY schemas/ schemas/
 COPY locales/ locales/
 COPY templates/ templates/
 COPY themes/ themes/
+COPY public/ public/
+COPY studio/ studio/
+COPY examples/ examples/
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -1,4 +1,5 @@
-// The HTTP surface: routes, body reading, request ids and access logs. The only place that imports express.
+// The HTTP surface: routes, body reading, request ids and access logs. server/http/ is the only place that imports
+// express (the studio and account routers live beside this file).
 // Order on the document routes: method (405) → API key (401) → body presence, type and size (400/415/413)
 // → parse and validate (400) → render. Errors go to errors-to-http.ts; no handler writes an error body itself.
 import crypto from 'node:crypto';

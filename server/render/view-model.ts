@@ -43,7 +43,6 @@ export interface DocumentView {
   header: string;
   number?: LabelledValue;
   logo?: string;
-  from: string;
   fromName: string;
   fromRest: string;
   to: { title: string; text: string };
@@ -217,7 +216,6 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     header,
     number: doc.number ? { label: label('number_title'), value: doc.number } : undefined,
     logo: ctx.logoDataUri,
-    from: doc.from,
     fromName: fromLines[0]!,
     fromRest: fromLines.slice(1).join('\n'),
     to: { title: label('to_title'), text: doc.to },

@@ -62,6 +62,11 @@ describe('Dockerfile', function () {
     expect(text).to.contain('scripts/install-system.sh --runtime');
     expect(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).to.contain('scripts/install-system.sh');
   });
+  it('copies every folder of data files the service reads at run time', function () {
+    for (const dir of ['schemas', 'locales', 'templates', 'themes', 'public', 'studio', 'examples']) {
+      expect(text, dir).to.match(new RegExp(`^COPY ${dir}/ ${dir}/$`, 'm'));
+    }
+  });
   it('runs under tini, which reaps the helpers of a crashed Chromium', function () {
     expect(text).to.contain('ENTRYPOINT ["/usr/bin/tini", "--"]');
   });
