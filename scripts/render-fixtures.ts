@@ -4,17 +4,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, projectRoot } from '../server/config';
+import { projectRoot } from '../server/config';
 import { DOCUMENT_TYPES } from '../server/documents/model';
-import { BrowserPool } from '../server/pdf/browser-pool';
-import { DocumentPipeline, loadAssets } from '../server/pipeline';
+import { openLocalPipeline } from '../server/local-pipeline';
 
 (async () => {
   const [out = 'fixture-renders', ...wanted] = process.argv.slice(2);
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
-  const pool = new BrowserPool({ executablePath: config.chromiumPath, sandbox: config.chromiumSandbox, concurrency: 1, queueLimit: 100, timeoutMs: 60000, maxRendersPerBrowser: 0 });
-  await pool.start();
-  const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, undefined, config);
+  const local = await openLocalPipeline();
+  const { pipeline } = local;
   fs.mkdirSync(out, { recursive: true });
   const jobs = wanted.length ? wanted : DOCUMENT_TYPES.flatMap((t) => [`${t}/classic`, `${t}/slate`]);
   try {
@@ -30,6 +27,6 @@ import { DocumentPipeline, loadAssets } from '../server/pipeline';
       console.log(`${type}/${theme}: ${pages} page${pages === 1 ? '' : 's'}`);
     }
   } finally {
-    await pool.close();
+    await local.close();
   }
 })();

@@ -2,17 +2,14 @@
 // (test/visual/baselines). Run it after an intended change to a template, a theme or a font, and commit the images.
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, projectRoot } from '../server/config';
+import { projectRoot } from '../server/config';
 import { DOCUMENT_TYPES } from '../server/documents/model';
-import { BrowserPool } from '../server/pdf/browser-pool';
-import { DocumentPipeline, loadAssets } from '../server/pipeline';
+import { openLocalPipeline } from '../server/local-pipeline';
 import { BASELINES, pdfToPng } from '../test/helpers/visual';
 
 (async () => {
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
-  const pool = new BrowserPool({ executablePath: config.chromiumPath, sandbox: config.chromiumSandbox, concurrency: 2, queueLimit: 100, timeoutMs: 60000, maxRendersPerBrowser: 0 });
-  await pool.start();
-  const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, undefined, config);
+  const local = await openLocalPipeline();
+  const { pipeline } = local;
   fs.mkdirSync(BASELINES, { recursive: true });
   try {
     for (const type of DOCUMENT_TYPES) {
@@ -25,6 +22,6 @@ import { BASELINES, pdfToPng } from '../test/helpers/visual';
       }
     }
   } finally {
-    await pool.close();
+    await local.close();
   }
 })();

@@ -4,11 +4,9 @@
 //   npm run render -- examples/invoice.json [--theme slate] [--lang fr-FR] [--page-size a4] [--ubl] [-o out.pdf]
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, projectRoot } from '../config';
 import { AppError } from '../errors';
-import { BrowserPool } from '../pdf/browser-pool';
-import { DocumentPipeline, loadAssets } from '../pipeline';
-import { acquireXsdValidator } from '../ubl/xsd-validator';
+import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
+import type { DocumentPipeline } from '../pipeline';
 
 const USAGE = 'Usage: npm run render -- FILE.json [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl] [-o OUT]';
 
@@ -78,19 +76,10 @@ if (require.main === module) {
       process.stderr.write(`${(err as Error).message}\n`);
       process.exit(2);
     }
-    const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
-    const pool = new BrowserPool({
-      executablePath: config.chromiumPath,
-      sandbox: config.chromiumSandbox,
-      concurrency: 1,
-      queueLimit: 1,
-      timeoutMs: config.renderTimeoutMs,
-      maxRendersPerBrowser: 0,
-    });
-    const xsd = opts.ubl ? acquireXsdValidator(config.ublXsdDir) : undefined;
+    let local: LocalPipeline | undefined;
     try {
-      const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, xsd?.validator, config);
-      await xsd?.validator.ready();
+      local = await openLocalPipeline({ ubl: opts.ubl });
+      const pipeline = local.pipeline;
       const { bytes, filename } = await renderFile(opts, pipeline);
       const out = opts.out ?? filename;
       fs.writeFileSync(out, bytes);
@@ -105,8 +94,7 @@ if (require.main === module) {
         process.exitCode = 1;
       }
     } finally {
-      await pool.close();
-      await xsd?.release();
+      await local?.close();
     }
   })();
 }
