@@ -2,13 +2,13 @@
 // New, shown once, revoke with a confirmation). Server-rendered (render/pages.ts), no front-end framework.
 // Security: scrypt passwords; a session cookie (HttpOnly, SameSite=Lax, Secure behind TLS) whose token is stored only
 // hashed; a CSRF token on every form (double submit: a cookie and a hidden field that must match); one message for an
-// unknown email and a wrong password; sign-in attempts limited per email and per address. The API stays Bearer-only:
+// unknown email and a wrong password; sign-in attempts limited per email and per address, counted in the shared store
+// (so several instances share one count). The API stays Bearer-only:
 // nothing here authorizes POST / or POST /ubl.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
-import { AttemptLimiter } from '../accounts/rate-limit';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../accounts/passwords';
 import type { KeyStore } from '../keys/key-store';
 import { nextPeriodStart, periodOf } from '../quota/quota';
@@ -39,7 +39,6 @@ function secure(req: Request): boolean {
 export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'>, clock: () => Date = () => new Date()): Router {
   const router = express.Router();
   const pages = loadPages(path.join(projectRoot(), 'templates', 'account'));
-  const limiter = new AttemptLimiter(60_000);
   router.use('/assets', express.static(path.join(projectRoot(), 'public', 'account')));
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
 
@@ -96,7 +95,8 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     const password = String(req.body.password ?? '');
     // Checked before the password: the 11th attempt in a minute for one account, or the 31st from one address (several
     // people may share it), is refused outright.
-    if (!limiter.allow([{ key: `email:${email}`, max: 10 }, { key: `ip:${req.socket.remoteAddress ?? ''}`, max: 30 }])) {
+    const limits = [{ key: `email:${email}`, max: 10 }, { key: `ip:${req.socket.remoteAddress ?? ''}`, max: 30 }];
+    if (!(await store.recordAttempt(limits, 60_000, clock().getTime()))) {
       res.set('Retry-After', '60');
       return page(req, res, 'sign-in', { title: 'Sign in', error: 'Too many sign-in attempts. Wait a minute and try again.', emailValue: email }, 429);
     }

@@ -55,6 +55,11 @@ export interface KeyStore {
   createSession(tokenHash: string, email: string, expiresAt: number): Promise<void>;
   findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+  /**
+   * Records one attempt under each key if none has reached its limit within the last `windowMs`; false (nothing
+   * recorded) otherwise. Shared by every instance that shares the store, like the quota.
+   */
+  recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -18,6 +18,7 @@ const k = {
   reservations: (account: string, period: string) => `${NS}reservations:${account}:${period}`,
   user: (email: string) => `${NS}user:${email}`,
   session: (hash: string) => `${NS}session:${hash}`,
+  attempts: (key: string) => `${NS}attempts:${key}`,
 };
 
 /** Usage and reservation keys outlive their month by a safety margin, then expire. */
@@ -41,7 +42,20 @@ local n = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return n`;
 
+// KEYS: one sorted set per attempt key; ARGV: now, window start, window (ms), id, then the limit of each key
+const ATTEMPT = `
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
+  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[1], ARGV[4])
+  redis.call('PEXPIRE', key, ARGV[3])
+end
+return 1`;
+
 type ScriptedRedis = Redis & {
+  attempt(...args: (string | number)[]): Promise<number>;
   quotaReserve(usage: string, reservations: string, limit: number, now: number, expiry: number, id: string, ttl: number): Promise<number>;
   quotaCommit(usage: string, reservations: string, id: string, ttl: number): Promise<number>;
 };
@@ -59,6 +73,7 @@ export class RedisKeyStore implements KeyStore {
     const redis = connectRedis(url);
     redis.defineCommand('quotaReserve', { numberOfKeys: 2, lua: RESERVE });
     redis.defineCommand('quotaCommit', { numberOfKeys: 2, lua: COMMIT });
+    redis.defineCommand('attempt', { lua: ATTEMPT });
     this.redis = redis as ScriptedRedis;
   }
 
@@ -193,6 +208,19 @@ export class RedisKeyStore implements KeyStore {
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.redis.del(k.session(tokenHash));
+  }
+
+  async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
+    const ok = await this.redis.attempt(
+      keys.length,
+      ...keys.map(({ key }) => k.attempts(key)),
+      now,
+      now - windowMs,
+      windowMs,
+      crypto.randomUUID(),
+      ...keys.map(({ max }) => max),
+    );
+    return ok === 1;
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,11 @@ CREATE TABLE IF NOT EXISTS users (
   account TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS attempts (
+  key TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_key ON attempts(key, at);
 CREATE TABLE IF NOT EXISTS sessions (
   token_hash TEXT PRIMARY KEY,
   email TEXT NOT NULL,
@@ -214,6 +219,18 @@ export class SqliteKeyStore implements KeyStore {
 
   async deleteSession(tokenHash: string): Promise<void> {
     this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
+    const record = this.db.transaction((): boolean => {
+      this.db.prepare('DELETE FROM attempts WHERE at <= ?').run(now - windowMs);
+      const count = this.db.prepare('SELECT COUNT(*) AS n FROM attempts WHERE key = ?');
+      if (keys.some(({ key, max }) => (count.get(key) as { n: number }).n >= max)) return false;
+      const insert = this.db.prepare('INSERT INTO attempts (key, at) VALUES (?, ?)');
+      for (const { key } of keys) insert.run(key, now);
+      return true;
+    });
+    return record.immediate();
   }
 
   async countKeys(): Promise<number> {

@@ -177,6 +177,18 @@ describe('account pages on the Redis store', function () {
       expect((await post(service, DOC, { key })).status).to.equal(200);
       expect((await service.keys.listKeys('redis@example.com'))[0]!.prefix).to.equal(key.slice(0, 9));
       expect(await service.keys.usage('redis@example.com', new Date().toISOString().slice(0, 7))).to.equal(1);
+
+      // Sign-in attempts are counted in Redis: spread over two instances, the 11th is still refused.
+      const other = await startTestService({ REDIS_URL: redis.url });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 10; i++) statuses.push((await signInRaw(i % 2 ? other.url : service.url, 'redis@example.com', `wrong ${i}`)).status);
+        expect(statuses).to.deep.equal(Array(10).fill(401));
+        expect((await signInRaw(other.url, 'redis@example.com', 'a long password')).status).to.equal(429);
+        expect((await signInRaw(service.url, 'redis@example.com', 'a long password')).status).to.equal(429);
+      } finally {
+        await other.close();
+      }
     } finally {
       await service.close();
       await redis.stop();
