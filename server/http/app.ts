@@ -56,7 +56,7 @@ function accessLog(logger: Logger): RequestHandler {
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: req.path,
+          path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           account: res.locals.account,
           type: res.locals.documentType,
