@@ -15,7 +15,7 @@ import { loadCatalogues, type Catalogues } from './render/catalogues';
 import { loadFonts } from './render/fonts';
 import { loadHtmlRenderer, type HtmlRenderer, type RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
-import { buildView } from './render/view-model';
+import { buildView, labelFor } from './render/view-model';
 import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build-ubl';
 import type { XsdValidator } from './ubl/xsd-validator';
 
@@ -165,8 +165,7 @@ export class DocumentPipeline {
   async renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedUbl> {
     if (!this.xsd) throw new Error('UBL output needs the XSD validator');
     const { doc, locale, totals } = prepared;
-    const label = (key: 'discounts_title' | 'shipping_title'): string =>
-      doc.labels[key] ?? this.assets.catalogues.label(locale.language, doc.type, key);
+    const label = (key: 'discounts_title' | 'shipping_title'): string => labelFor(doc, this.assets.catalogues, locale.language, key);
     const filename = pdfFilename(doc);
     const ubl = buildUbl({
       doc,

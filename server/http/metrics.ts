@@ -49,9 +49,9 @@ export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>)
     help: 'Browser relaunches (crash, disconnect, recycling)',
     registers: [registry],
     collect() {
-      const total = poolStats().browserRestarts;
-      const current = (this as unknown as { hashMap: Record<string, { value: number }> }).hashMap['']?.value ?? 0;
-      if (total > current) this.inc(total - current);
+      // The pool keeps the count; the metric mirrors it at each scrape.
+      this.reset();
+      this.inc(poolStats().browserRestarts);
     },
   });
   stat('docgen_pool_renders_total', 'Renders completed since start', (s) => s.renders);

@@ -73,11 +73,20 @@ function titleCase(text: string, tag: string): string {
     .replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toLocaleUpperCase(tag));
 }
 
+/** A label as printed: the title sent in the request, else the type's default in the language (decisions §3). */
+export function labelFor(
+  doc: Pick<DocumentRequest, 'labels' | 'type'>,
+  catalogues: Catalogues,
+  language: string,
+  key: LabelKey | 'description_header' | 'total_quantity_title',
+): string {
+  return (doc.labels as Record<string, string | undefined>)[key] ?? catalogues.label(language, doc.type, key);
+}
+
 export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext): DocumentView {
   const { catalogues, locale } = ctx;
   const lang = locale.language;
-  const label = (key: LabelKey | 'description_header' | 'total_quantity_title'): string =>
-    (doc.labels as Record<string, string | undefined>)[key] ?? catalogues.label(lang, doc.type, key);
+  const label = (key: LabelKey | 'description_header' | 'total_quantity_title'): string => labelFor(doc, catalogues, lang, key);
   const fmt = new Formatter(locale.tag, totals.currency, totals.minorUnits);
   const money = (v: Decimal): string => fmt.formatMoney(v);
   const qty = (v: Decimal): string => fmt.formatQuantity(v);

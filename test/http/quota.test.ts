@@ -56,24 +56,27 @@ describe('quota', function () {
     if (figures.length) console.log(`      quota figures:\n        ${figures.join('\n        ')}`);
   });
 
-  it('SQLite: with 7 left, 40 parallel requests give exactly 7 × 200 and 33 × 429, and usage is the limit', async function () {
-    const service = await sharedService();
-    const key = await freeAccount(service, 'sqlite-burst', 7);
-    const r = await burst([service], key, 40);
-    figures.push(`SQLite, 7 left, 40 parallel: ${r.ok} × 200, ${r.limited} × 429, other ${r.other.length}; stored usage ${await service.keys.usage('sqlite-burst', periodOf(new Date()))}`);
-    expect(r).to.deep.equal({ ok: 7, limited: 33, other: [] });
-    expect(await service.keys.usage('sqlite-burst', periodOf(new Date()))).to.equal(100);
-  });
-
-  it('Redis: with 7 left, 40 parallel requests give exactly 7 × 200 and 33 × 429, and usage is the limit', async function () {
-    const service = await startTestService({ REDIS_URL: redis.url });
-    started.push(service);
-    const key = await freeAccount(service, 'redis-burst', 7);
-    const r = await burst([service], key, 40);
-    figures.push(`Redis, 7 left, 40 parallel: ${r.ok} × 200, ${r.limited} × 429, other ${r.other.length}; stored usage ${await service.keys.usage('redis-burst', periodOf(new Date()))}`);
-    expect(r).to.deep.equal({ ok: 7, limited: 33, other: [] });
-    expect(await service.keys.usage('redis-burst', periodOf(new Date()))).to.equal(100);
-  });
+  // The same burst on each store: the shared service (SQLite) and an instance on the test's Redis.
+  const stores: [string, () => Promise<TestService>][] = [
+    ['SQLite', () => sharedService()],
+    ['Redis', async () => {
+      const service = await startTestService({ REDIS_URL: redis.url });
+      started.push(service);
+      return service;
+    }],
+  ];
+  for (const [store, start] of stores) {
+    it(`${store}: with 7 left, 40 parallel requests give exactly 7 × 200 and 33 × 429, and usage is the limit`, async function () {
+      const service = await start();
+      const account = `${store.toLowerCase()}-burst`;
+      const key = await freeAccount(service, account, 7);
+      const r = await burst([service], key, 40);
+      const stored = await service.keys.usage(account, periodOf(new Date()));
+      figures.push(`${store}, 7 left, 40 parallel: ${r.ok} × 200, ${r.limited} × 429, other ${r.other.length}; stored usage ${stored}`);
+      expect(r).to.deep.equal({ ok: 7, limited: 33, other: [] });
+      expect(stored).to.equal(100);
+    });
+  }
 
   it('two instances on two ports sharing one Redis: with 10 left, 60 requests over both give exactly 10 successes', async function () {
     const a = await startTestService({ REDIS_URL: redis.url });
