@@ -14,7 +14,7 @@ RUNTIME=(
   tini                      # PID 1 in the container: reaps the helper processes of a Chromium that crashed
 )
 BUILD=(
-  python3 make g++          # native modules (better-sqlite3, libxmljs2) build from source
+  python3 make g++          # native modules (better-sqlite3) build from source
   curl unzip                # install-standards.sh downloads the UBL schemas when ../shared is absent
 )
 TEST=(

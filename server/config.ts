@@ -41,6 +41,7 @@ export interface Config {
   renderTimeoutMs: number;
   /** Recycle the browser after this many renders (0 = never). */
   browserMaxRenders: number;
+  pageMaxRenders: number;
   /** The theme studio at /studio (development tool). */
   studio: boolean;
   /** Reload templates, themes, locales and schemas when their files change (npm run dev). */
@@ -134,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
+    pageMaxRenders: int('PAGE_MAX_RENDERS', 100, 0, 10_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
     studio: bool('STUDIO', false),
     liveReload: bool('LIVE_RELOAD', false),

@@ -53,6 +53,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       queueLimit: config.renderQueueLimit,
       timeoutMs: config.renderTimeoutMs,
       maxRendersPerBrowser: config.browserMaxRenders,
+      maxRendersPerPage: config.pageMaxRenders,
       onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
       onRender: (wait, render) => metrics.observeRender(wait, render),
     });

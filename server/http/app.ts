@@ -132,6 +132,7 @@ export function createApp(deps: AppDeps): express.Express {
       idlePages: pool.idlePages,
       rendersCompleted: pool.renders,
       browserRestarts: pool.browserRestarts,
+      pagesReplaced: pool.pagesReplaced,
     });
   });
   app.get('/metrics', async (_req, res) => {

@@ -44,16 +44,19 @@ export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>)
   stat('docgen_pool_active_renders', 'Renders in progress', (s) => s.active);
   stat('docgen_pool_queued_renders', 'Renders waiting for a page', (s) => s.queued);
   stat('docgen_pool_idle_pages', 'Idle browser pages', (s) => s.idlePages);
-  new Counter({
-    name: 'docgen_pool_browser_restarts_total',
-    help: 'Browser relaunches (crash, disconnect, recycling)',
-    registers: [registry],
-    collect() {
-      // The pool keeps the count; the metric mirrors it at each scrape.
-      this.reset();
-      this.inc(poolStats().browserRestarts);
-    },
-  });
+  // The pool keeps these counts; the metrics mirror them at each scrape.
+  const mirrored = (name: string, help: string, pick: (s: ReturnType<PdfRenderer['stats']>) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(pick(poolStats()));
+      },
+    });
+  mirrored('docgen_pool_browser_restarts_total', 'Browser relaunches (crash, disconnect, recycling)', (s) => s.browserRestarts);
+  mirrored('docgen_pool_pages_replaced_total', 'Pages replaced by fresh ones after PAGE_MAX_RENDERS renders', (s) => s.pagesReplaced);
   stat('docgen_pool_renders_total', 'Renders completed since start', (s) => s.renders);
 
   const middleware: RequestHandler = (req, res, next) => {

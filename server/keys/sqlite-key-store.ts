@@ -78,6 +78,9 @@ export class SqliteKeyStore implements KeyStore {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL syncs at checkpoints, not at every commit: a crash of the process loses nothing, a power
+    // failure may lose the last commits (a few counts of usage), never the database. Every request commits twice.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
@@ -88,7 +91,36 @@ export class SqliteKeyStore implements KeyStore {
     this.selectAll = this.db.prepare(`${select} ORDER BY k.created_at, k.prefix`);
     this.selectByAccount = this.db.prepare(`${select} WHERE a.name = ? ORDER BY k.created_at, k.prefix`);
     this.selectByPrefix = this.db.prepare(`${select} WHERE k.prefix = ?`);
+    // The quota's statements and transactions, prepared once: every request runs them.
+    const expire = this.db.prepare('DELETE FROM reservations WHERE account = ? AND period = ? AND expires_at <= ?');
+    const used = this.db.prepare<[string, string], { count: number }>('SELECT count FROM usage WHERE account = ? AND period = ?');
+    const pending = this.db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM reservations WHERE account = ? AND period = ?');
+    const insertReservation = this.db.prepare('INSERT INTO reservations (id, account, period, expires_at) VALUES (?, ?, ?, ?)');
+    const deleteReservation = this.db.prepare<[string]>('DELETE FROM reservations WHERE id = ?');
+    const count = this.db.prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1');
+    this.quota = {
+      used,
+      deleteReservation,
+      reserve: this.db.transaction((id: string, account: string, period: string, t: number, ttlMs: number, limit: number): string | undefined => {
+        expire.run(account, period, t);
+        const n = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
+        if (n >= limit) return undefined;
+        insertReservation.run(id, account, period, t + ttlMs);
+        return id;
+      }),
+      commit: this.db.transaction((account: string, period: string, reservation: string | undefined) => {
+        if (reservation) deleteReservation.run(reservation);
+        count.run(account, period);
+      }),
+    };
   }
+
+  private readonly quota: {
+    used: Database.Statement<[string, string], { count: number }>;
+    deleteReservation: Database.Statement<[string]>;
+    reserve: Database.Transaction<(id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => string | undefined>;
+    commit: Database.Transaction<(account: string, period: string, reservation: string | undefined) => void>;
+  };
 
   private readonly selectAll: Database.Statement<[], KeyRow>;
   private readonly selectByAccount: Database.Statement<[string], KeyRow>;
@@ -151,34 +183,19 @@ export class SqliteKeyStore implements KeyStore {
 
   async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
     const id = crypto.randomUUID();
-    const t = now.getTime();
-    const reserve = this.db.transaction((): string | undefined => {
-      this.db.prepare('DELETE FROM reservations WHERE account = ? AND period = ? AND expires_at <= ?').run(account, period, t);
-      const used = (this.db.prepare('SELECT count FROM usage WHERE account = ? AND period = ?').get(account, period) as { count: number } | undefined)?.count ?? 0;
-      const pending = (this.db.prepare('SELECT COUNT(*) AS n FROM reservations WHERE account = ? AND period = ?').get(account, period) as { n: number }).n;
-      if (used + pending >= limit) return undefined;
-      this.db.prepare('INSERT INTO reservations (id, account, period, expires_at) VALUES (?, ?, ?, ?)').run(id, account, period, t + ttlMs);
-      return id;
-    });
-    return reserve.immediate();
+    return this.quota.reserve.immediate(id, account, period, now.getTime(), ttlMs, limit);
   }
 
   async commit(account: string, period: string, reservation: string | undefined): Promise<void> {
-    const commit = this.db.transaction(() => {
-      if (reservation) this.db.prepare('DELETE FROM reservations WHERE id = ?').run(reservation);
-      this.db
-        .prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1')
-        .run(account, period);
-    });
-    commit.immediate();
+    this.quota.commit.immediate(account, period, reservation);
   }
 
   async release(_account: string, _period: string, reservation: string): Promise<void> {
-    this.db.prepare('DELETE FROM reservations WHERE id = ?').run(reservation);
+    this.quota.deleteReservation.run(reservation);
   }
 
   async usage(account: string, period: string): Promise<number> {
-    return (this.db.prepare('SELECT count FROM usage WHERE account = ? AND period = ?').get(account, period) as { count: number } | undefined)?.count ?? 0;
+    return this.quota.used.get(account, period)?.count ?? 0;
   }
 
   async addUsage(account: string, period: string, count: number): Promise<void> {

@@ -1,8 +1,8 @@
 // UBL 2.1 XSD validation, run in a worker thread (xsd-worker.ts) so that PDF requests never wait behind it.
-// The schemas are loaded once, at start-up; a missing XSD folder stops start-up. A crashed worker is restarted and
-// its pending validations fail. This is the main thread's only door to libxmljs2.
-// libxmljs2 can be loaded by one thread per process only, so the worker is shared: acquireXsdValidator() hands out
-// references to the one validator and the last release() stops it.
+// The schemas are compiled once, at start-up; a missing XSD folder stops start-up. A crashed worker is restarted and
+// its pending validations fail. This is the main thread's only door to the XSD engine.
+// One worker per XSD folder serves the whole process (acquireXsdValidator() hands out references; the last release()
+// stops it), so that services and tools started in one process compile the schemas once.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -81,31 +81,33 @@ export class XsdValidator {
   }
 }
 
-let shared: { dir: string; validator: XsdValidator; refs: number } | undefined;
+const shared = new Map<string, { validator: XsdValidator; refs: number }>();
 
 export interface XsdValidatorRef {
   validator: XsdValidator;
   release(): Promise<void>;
 }
 
-/** The process's XSD validator for `xsdDir` (started on first use). */
+/** The process's XSD validator for `xsdDir` (started on first use, stopped when the last reference is released). */
 export function acquireXsdValidator(xsdDir: string): XsdValidatorRef {
-  if (shared && shared.dir !== xsdDir) {
-    throw new XsdLoadError(`an XSD validator for ${shared.dir} is already running in this process; one directory per process`);
+  const dir = path.resolve(xsdDir);
+  let entry = shared.get(dir);
+  if (!entry) {
+    entry = { validator: new XsdValidator(dir), refs: 0 };
+    shared.set(dir, entry);
   }
-  shared ??= { dir: xsdDir, validator: new XsdValidator(xsdDir), refs: 0 };
-  shared.refs++;
-  const entry = shared;
+  entry.refs++;
+  const held = entry;
   let released = false;
   return {
-    validator: entry.validator,
+    validator: held.validator,
     async release() {
       if (released) return;
       released = true;
-      entry.refs--;
-      if (entry.refs === 0 && shared === entry) {
-        shared = undefined;
-        await entry.validator.close();
+      held.refs--;
+      if (held.refs === 0 && shared.get(dir) === held) {
+        shared.delete(dir);
+        await held.validator.close();
       }
     },
   };

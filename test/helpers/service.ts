@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot, type Config } from '../../server/config';
+import type { PdfRenderer } from '../../server/pdf/browser-pool';
 import { startService, type RunningService, type StartOptions } from '../../server/service';
 
 export interface TestService extends RunningService {
@@ -78,4 +79,14 @@ export async function post(service: { url: string; key: string }, body: unknown,
   if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? service.key}`;
   Object.assign(headers, opts.headers);
   return fetch(`${service.url}${opts.path ?? '/'}`, { method: opts.method ?? 'POST', headers, body: Buffer.isBuffer(payload) ? new Uint8Array(payload) : payload });
+}
+
+/** A stand-in for Chromium, for fast tests of what surrounds rendering (quota, errors); real rendering is tested apart. */
+export function fakeRenderer(render: PdfRenderer['render'] = async () => new TextEncoder().encode('%PDF-1.4 fake')): PdfRenderer {
+  return {
+    render,
+    isReady: () => true,
+    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0 }),
+    close: async () => undefined,
+  };
 }

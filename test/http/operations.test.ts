@@ -19,7 +19,7 @@ describe('operations endpoints', function () {
     expect(ready.status).to.equal(200);
     const body = (await ready.json()) as Record<string, unknown>;
     expect(body).to.include({ status: 'ready', browser: 'connected' });
-    expect(body).to.have.keys('status', 'browser', 'queueDepth', 'activeRenders', 'idlePages', 'rendersCompleted', 'browserRestarts');
+    expect(body).to.have.keys('status', 'browser', 'queueDepth', 'activeRenders', 'idlePages', 'rendersCompleted', 'browserRestarts', 'pagesReplaced');
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 

@@ -4,11 +4,10 @@ import { expect } from 'chai';
 import { runKeysCli } from '../../server/cli/keys';
 import { errors } from '../../server/errors';
 import { connectRedis, RedisKeyStore } from '../../server/keys/redis-key-store';
-import type { PdfRenderer } from '../../server/pdf/browser-pool';
 import { periodOf, retryAfterSeconds } from '../../server/quota/quota';
 import { isPdf } from '../helpers/pdf';
 import { startRedis, type TestRedis } from '../helpers/redis';
-import { post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
+import { fakeRenderer, post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
 
 const DOC = { from: 'Quota Co', to: 'Client', items: [{ name: 'Thing', quantity: 1, unit_cost: 1 }] };
 
@@ -161,15 +160,6 @@ describe('Retry-After', function () {
     }
   });
 });
-
-function fakeRenderer(render: PdfRenderer['render'] = async () => new TextEncoder().encode('%PDF-1.4 fake')): PdfRenderer {
-  return {
-    render,
-    isReady: () => true,
-    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0 }),
-    close: async () => undefined,
-  };
-}
 
 describe('failed renders use no quota', function () {
   it('a renderer failure (500) and a render past its deadline (503) leave usage unchanged', async function () {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../server/config';
 import type { BrowserPool } from '../../server/pdf/browser-pool';
-import { isPdf } from '../helpers/pdf';
+import { isPdf, pdfFlatText } from '../helpers/pdf';
 import { alive, descendants, waitGone } from '../helpers/processes';
 import { post, startTestService, tempDir } from '../helpers/service';
 
@@ -48,6 +48,41 @@ describe('browser crash', function () {
     const tree = [secondPid, ...descendants(secondPid)];
     await service.close();
     expect(await waitGone(tree, 5000), 'no Chromium process after stop').to.deep.equal([]);
+  });
+});
+
+describe('page replacement', function () {
+  this.timeout(60000);
+
+  it('replaces each page after PAGE_MAX_RENDERS renders, also while the other prints, and never leaves a page behind', async function () {
+    const service = await startTestService({ PAGE_MAX_RENDERS: '3', RENDER_CONCURRENCY: '2' });
+    try {
+      const pool = service.pdf as BrowserPool;
+      let n = 0;
+      // Bursts of 1, 2 and 5: pages come back idle, in use, and queued when their replacement arrives.
+      for (const burst of [1, 2, 5, 2, 1, 5, 2, 5, 1, 2]) {
+        const results = await Promise.all(Array.from({ length: burst }, () => {
+          const number = `R-${++n}`;
+          return post(service, { from: 'Replace Co', to: 'Client', number, items: [{ name: 'Item', unit_cost: 5 }] }).then(async (res) => ({ number, status: res.status, body: new Uint8Array(await res.arrayBuffer()) }));
+        }));
+        for (const r of results) {
+          expect(r.status).to.equal(200);
+          expect(await pdfFlatText(r.body)).to.contain(r.number);
+        }
+      }
+      // Replacements finish off the request path: wait until the pool has settled.
+      const settled = Date.now() + 5000;
+      while ((pool.stats().idlePages !== 2 || (await pool.openPages()) !== 2) && Date.now() < settled) await new Promise((r) => setTimeout(r, 50));
+      const stats = pool.stats();
+      console.log(`      ${n} renders with PAGE_MAX_RENDERS=3: ${stats.pagesReplaced} pages replaced, ${await pool.openPages()} open at the end`);
+      // A page goes on printing while its replacement opens, so there are fewer replacements than n / 3.
+      expect(stats.pagesReplaced).to.be.greaterThanOrEqual(3);
+      expect(stats.idlePages).to.equal(2);
+      expect(await pool.openPages()).to.equal(2);
+      expect(await (await fetch(`${service.url}/metrics`)).text()).to.match(/^docgen_pool_pages_replaced_total [1-9]\d*$/m);
+    } finally {
+      await service.close();
+    }
   });
 });
 
