@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../../server/config';
 
-const XSD_DIR = loadConfig({}).ublXsdDir;
+export const XSD_DIR = loadConfig({}).ublXsdDir;
 
 /** xmllint's verdict: [] when valid, else its error lines. */
 export function xsdErrors(xml: string, root: 'Invoice' | 'CreditNote'): string[] {

@@ -6,12 +6,11 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
-import { loadConfig, projectRoot } from '../../server/config';
+import { projectRoot } from '../../server/config';
 import { acquireXsdValidator, XsdLoadError, type XsdValidatorRef } from '../../server/ubl/xsd-validator';
 import { fakeRenderer, post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
-import { xsdErrors } from '../helpers/ubl';
+import { XSD_DIR, xsdErrors } from '../helpers/ubl';
 
-const XSD_DIR = loadConfig({}).ublXsdDir;
 const example = (type: string) => JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
 
 /** Broken variants of a valid invoice, each a real XSD error (xmllint must agree). */
