@@ -9,7 +9,7 @@ set -euo pipefail
 #   --build    runtime + what `npm ci` needs to build native modules and fetch the UBL schemas (Docker build stage)
 RUNTIME=(
   chromium-headless-shell   # the PDF printer (puppeteer drives it; no browser download)
-  fonts-dejavu-core         # fallback only; document fonts ship with the project (npm @fontsource)
+  fonts-dejavu-core         # web pages in the test browser only; the printer sees no system font (server/pdf/font-isolation.ts)
   ca-certificates           # https logos
   tini                      # PID 1 in the container: reaps the helper processes of a Chromium that crashed
 )

@@ -13,6 +13,14 @@ import type { DocumentPipeline } from '../pipeline';
 
 const STUDIO_DIR = path.join(projectRoot(), 'studio');
 
+/**
+ * The paper the printer uses for each page size, in inches, and its margins when a document's CSS has no @page margin
+ * (the themes set theirs in themes/base.css, which the studio reads from the HTML it previews). Copies of PAPER and
+ * DEFAULT_MARGIN in server/pdf/browser-pool.ts: the HTML preview lays out at this width, so that lines break as in the PDF.
+ */
+const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 8.27, height: 11.7 } } as const;
+const PRINTER_MARGIN = { top: '0.55in', right: '0.6in', bottom: '0.75in', left: '0.6in' } as const;
+
 interface PreviewRequest {
   type?: string;
   theme?: string;
@@ -62,8 +70,11 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
     res.json({
       types: DOCUMENT_TYPES,
       themes: pipeline.assets.html.themes,
-      languages: ['en-US', 'fr-FR', 'de-DE', 'es-ES', 'th-TH'],
-      pageSizes: ['letter', 'a4'],
+      // One per catalogue in locales/, as the tag the service formats with (`fr` → `fr-FR`).
+      languages: pipeline.assets.catalogues.languages.map((language) => pipeline.locale(language).tag),
+      pageSizes: Object.keys(PAPER),
+      paper: PAPER,
+      printerMargin: PRINTER_MARGIN,
       examples,
       version: reload?.version() ?? 0,
       liveReload: Boolean(reload),

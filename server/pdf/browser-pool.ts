@@ -2,6 +2,7 @@
 // render. This is the only module that imports puppeteer. It takes HTML and page options and returns PDF bytes;
 // it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
 // self-contained (inline CSS, data: fonts and images).
+import { isolatedFontEnv } from './font-isolation';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer';
 import { AppError, errors } from '../errors';
 import { withMetadata, type PdfMetadata } from './metadata';
@@ -228,6 +229,7 @@ export class BrowserPool implements PdfRenderer {
         '--disable-quic',
         '--font-render-hinting=none',
       ],
+      env: await isolatedFontEnv(),
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,

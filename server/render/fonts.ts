@@ -2,22 +2,37 @@
 // URIs so that the printed page needs no network and no file, and output is the same on every machine.
 // Each package is split into unicode-range subsets. For each character of a document, the first family (in
 // fonts.json order) that covers it is chosen, and only the subset files holding the document's characters are
-// inlined: a Latin invoice stays small, a Korean one still gets its glyphs. Must not know about documents.
+// inlined: a Latin invoice stays small, a Bengali one still gets its glyphs. The page's font stack lists every
+// family in the same order (Chromium picks per character as we do), with the CJK family matching the text first.
+// Must not know about documents.
 import fs from 'node:fs';
 import path from 'node:path';
+import * as fontkit from 'fontkit';
+import { LRUCache } from 'lru-cache';
+import { hanVariant, type HanVariant } from './han-variant';
 
 interface Face {
   family: number;
+  /** The CSS family name, e.g. `Noto Sans Bengali`. */
+  name: string;
   id: string;
   css: string;
-  /** Inclusive code point ranges. */
+  /** Inclusive code point ranges (the @font-face unicode-range, which Chromium goes by). */
   ranges: [number, number][];
+  /** The code points the file has glyphs for (see cmapOf), read when the face is first considered. */
+  cmap?: Set<number>;
   file: string;
 }
 
+export interface PageFonts {
+  /** The @font-face rules for the subsets `text` needs (the basic Latin subset always). */
+  css: string;
+  /** The CSS font-family list for the page, every family in fallback order. */
+  stack: string;
+}
+
 export interface FontSet {
-  /** The @font-face CSS for the subsets needed by `text` (the basic Latin subset always). */
-  cssFor(text: string): string;
+  forText(text: string): PageFonts;
 }
 
 export class FontLoadError extends Error {
@@ -32,6 +47,37 @@ interface FamilyConfig {
   files: string[];
   /** Subset names to keep (`latin`, `thai`, …; `numbered` for the CJK slices `[0]`…). All when absent. */
   subsets?: string[];
+  /** A CJK family: which variant of Han type it draws. */
+  han?: HanVariant;
+}
+
+/** Combining marks and format characters (ZWJ, ZWNJ, variation selectors) belong to the cluster they join: they are
+ * drawn by the font of the character before them, so they must not pull in a family of their own when that one
+ * covers them (ZWJ is in the Arabic, Bengali and emoji subsets alike). */
+/** Families in fallback order for one kind of document, and a key naming that order. */
+interface Order {
+  key: string;
+  families: number[];
+}
+
+const JOINING = /[\p{M}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u;
+
+/**
+ * The code points a font file draws. A subset's unicode-range is not the font's coverage: Noto Sans Arabic's
+ * `symbols` subset claims ★ and 📦 and has neither, a Noto Sans SC slice claims ✅; a face chosen for a character it
+ * lacks prints a box where a later family had the glyph. So a face is also asked its cmap, the first time it is
+ * considered (most documents consider a handful of the ~1,000 faces). The WOFF (1) beside each WOFF2 is read: its
+ * tables inflate one by one, so reading the cmap costs about a millisecond, where a WOFF2 must be decompressed whole.
+ * An unreadable file covers nothing (start-up has checked that every file exists).
+ */
+function cmapOf(woff2File: string): Set<number> {
+  const woff = woff2File.replace(/\.woff2$/, '.woff');
+  try {
+    const font = fontkit.create(fs.readFileSync(fs.existsSync(woff) ? woff : woff2File));
+    return new Set('characterSet' in font ? font.characterSet : []);
+  } catch {
+    return new Set();
+  }
 }
 
 function parseRanges(spec: string): [number, number][] {
@@ -58,7 +104,8 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
     throw new FontLoadError([`${configFile}: ${(err as Error).message}`]);
   }
   const faces: Face[] = [];
-  (config.families ?? []).forEach((entry, family) => {
+  const families = config.families ?? [];
+  families.forEach((entry, family) => {
     let dir: string;
     try {
       dir = path.dirname(resolvePackage(`${entry.package}/package.json`));
@@ -84,25 +131,71 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
           problems.push(`${entry.package}: ${url[1]} is missing`);
           continue;
         }
-        faces.push({ family, id: `${entry.package}/${url[1]}`, css: block, ranges: range ? parseRanges(range[1]!) : [[0, 0x10ffff]], file: fontFile });
+        const name = /font-family:\s*'([^']+)'/.exec(block)?.[1];
+        if (!name) {
+          problems.push(`${entry.package}/${file}: a @font-face without a font-family`);
+          continue;
+        }
+        faces.push({
+          family,
+          name,
+          id: `${entry.package}/${url[1]}`,
+          css: block,
+          ranges: range ? parseRanges(range[1]!) : [[0, 0x10ffff]],
+          file: fontFile,
+        });
       }
     }
   });
   if (problems.length > 0) throw new FontLoadError(problems);
   if (faces.length === 0) throw new FontLoadError([`${configFile} lists no font faces`]);
 
-  const covers = (face: Face, cp: number): boolean => face.ranges.some(([a, b]) => cp >= a && cp <= b);
-  /** Code point → the faces to inline for it (every weight of the first family covering it). Memoized. */
-  const facesFor = new Map<number, Face[]>();
-  const lookup = (cp: number): Face[] => {
-    let found = facesFor.get(cp);
+  const names = families.map((_, family) => faces.find((f) => f.family === family)?.name);
+  families.forEach((entry, family) => {
+    if (!names[family]) problems.push(`${entry.package}: none of its subsets (${entry.subsets?.join(', ') ?? 'all'}) was found`);
+  });
+  if (problems.length > 0) throw new FontLoadError(problems);
+
+  const covers = (face: Face, cp: number): boolean =>
+    face.ranges.some(([a, b]) => cp >= a && cp <= b) && (face.cmap ??= cmapOf(face.file)).has(cp);
+  // Memoized per code point; bounded, since hostile text can name any of 1.1 million code points.
+  const familyFaces = new LRUCache<string, Face[]>({ max: 20000 });
+  const facesOf = (family: number, cp: number): Face[] => {
+    const key = `${family}:${cp}`;
+    let found = familyFaces.get(key);
     if (!found) {
-      const first = faces.find((f) => covers(f, cp));
-      found = first ? faces.filter((f) => f.family === first.family && covers(f, cp)) : [];
-      facesFor.set(cp, found);
+      found = faces.filter((f) => f.family === family && covers(f, cp));
+      familyFaces.set(key, found);
     }
     return found;
   };
+  /** Code point → the faces to inline for it (every weight of the first family covering it). Memoized. */
+  const firstFaces = new LRUCache<string, Face[]>({ max: 20000 });
+  const lookup = (cp: number, order: Order): Face[] => {
+    const key = `${order.key}:${cp}`;
+    let found = firstFaces.get(key);
+    if (!found) {
+      found = [];
+      for (const family of order.families) {
+        found = facesOf(family, cp);
+        if (found.length > 0) break;
+      }
+      firstFaces.set(key, found);
+    }
+    return found;
+  };
+  /** Fallback order for a document: fonts.json order, the CJK family matching the text first among the CJK ones. */
+  const hanFamilies = families.flatMap((entry, family) => (entry.han ? [family] : []));
+  const orderFor = (variant: HanVariant | undefined): Order => {
+    const order = families.map((_, family) => family);
+    const preferred = families.findIndex((entry) => entry.han === variant);
+    if (preferred >= 0) {
+      const reordered = [preferred, ...hanFamilies.filter((f) => f !== preferred)];
+      hanFamilies.forEach((slot, i) => (order[slot] = reordered[i]!));
+    }
+    return { key: variant ?? '-', families: order };
+  };
+  const quote = (name: string): string => `'${name.replace(/'/g, "\\'")}'`;
 
   const inlined = new Map<string, string>();
   const inline = (face: Face): string => {
@@ -114,27 +207,34 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
     }
     return css;
   };
-  const cssCache = new Map<string, string>();
+  // The CSS of a set of faces, by the set: documents of one kind share a few sets. Bounded by its bytes (a set of
+  // CJK slices is large); the per-face strings above are bounded by the fonts on disk.
+  const cssCache = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (css) => css.length || 1 });
 
   return {
-    cssFor(text: string): string {
-      const chosen = new Set<Face>(lookup(0x41));
-      const seen = new Set<number>();
+    forText(text: string): PageFonts {
+      const order = orderFor(hanVariant(text));
+      const chosen = new Set<Face>(lookup(0x41, order));
+      let previous: number | undefined;
       for (const ch of text) {
         const cp = ch.codePointAt(0)!;
-        if (seen.has(cp)) continue;
-        seen.add(cp);
-        for (const f of lookup(cp)) chosen.add(f);
+        if (JOINING.test(ch)) {
+          const own = previous === undefined ? [] : facesOf(previous, cp);
+          for (const f of own.length > 0 ? own : lookup(cp, order)) chosen.add(f);
+          continue;
+        }
+        const found = lookup(cp, order);
+        for (const f of found) chosen.add(f);
+        previous = found[0]?.family;
       }
       const list = [...chosen].sort((a, b) => faces.indexOf(a) - faces.indexOf(b));
       const key = list.map((f) => f.id).join('|');
       let css = cssCache.get(key);
       if (css === undefined) {
         css = list.map(inline).join('\n');
-        if (cssCache.size > 256) cssCache.clear();
         cssCache.set(key, css);
       }
-      return css;
+      return { css, stack: order.families.map((family) => quote(names[family]!)).join(', ') };
     },
   };
 }

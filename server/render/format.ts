@@ -4,6 +4,9 @@
 import { parseIsoDate, todayIso } from '../documents/dates';
 import type { Decimal } from '../money/totals';
 
+/** The most decimals a unit price prints with (half away from zero beyond them). */
+export const RATE_MAX_DIGITS = 6;
+
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
 function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
@@ -17,6 +20,7 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
 
 export class Formatter {
   private readonly money: Intl.NumberFormat;
+  private readonly rate: Intl.NumberFormat;
   private readonly quantity: Intl.NumberFormat;
   private readonly percent: Intl.NumberFormat;
   private readonly dates: Intl.DateTimeFormat;
@@ -29,6 +33,11 @@ export class Formatter {
     this.money = cached(`m|${localeTag}|${currency}|${digits}`, () =>
       new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
     );
+    // A unit price keeps the precision it was sent with (metered usage: $0.0012 a call), from the currency's minor
+    // units up to RATE_MAX_DIGITS; trailing zeros are trimmed back to the minor units ($150.00, $0.0375).
+    this.rate = cached(`r|${localeTag}|${currency}|${digits}`, () =>
+      new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, RATE_MAX_DIGITS) }),
+    );
     this.quantity = cached(`q|${localeTag}`, () => new Intl.NumberFormat(localeTag, { maximumFractionDigits: 4 }));
     this.percent = cached(`p|${localeTag}`, () => new Intl.NumberFormat(localeTag, { style: 'percent', maximumFractionDigits: 4 }));
     this.dates = cached(`d|${localeTag}`, () => new Intl.DateTimeFormat(localeTag, { dateStyle: 'medium', timeZone: 'UTC' }));
@@ -37,6 +46,11 @@ export class Formatter {
   formatMoney(value: Decimal): string {
     // Intl accepts a decimal string and formats it exactly (no binary float on the way).
     return this.money.format(value.toFixed() as unknown as number);
+  }
+
+  /** A unit price (decisions §2 rounds amounts, not rates): its own decimals, at least the currency's, at most 6. */
+  formatRate(value: Decimal): string {
+    return this.rate.format(value.toFixed() as unknown as number);
   }
 
   formatQuantity(value: Decimal): string {

@@ -107,10 +107,12 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
     render(view, theme) {
       const texts: string[] = [];
       collectText(view, texts);
+      const fonts = opts.fonts.forText(texts.join(''));
       const html = documentTemplate!({
         view,
         themeCss: themeCss.get(theme),
-        fontCss: opts.fonts.cssFor(texts.join('')),
+        fontCss: fonts.css,
+        fontStack: fonts.stack,
         pageOfCss: pageCounterCss(view.pageOf),
       });
       return { html, title: view.title, author: view.author };

@@ -6,13 +6,17 @@ import type { Totals, Decimal } from '../money/totals';
 import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
+import { printable } from './printable-text';
+
+/** More custom fields than this leave the details column for a full-width block of their own (themes/base.css). */
+export const CUSTOM_FIELDS_IN_DETAILS = 4;
 
 export interface Cell {
   text: string;
   /** A second, lighter line (the item description). */
   sub?: string;
   align: 'left' | 'right';
-  /** Never wrapped (dates). */
+  /** A number or date: printed on one line, whatever the column's width (money, quantities, rates, dates). */
   nowrap?: boolean;
 }
 
@@ -22,7 +26,12 @@ export interface Column {
   align: 'left' | 'right';
   /** Width class (themes/base.css): `wide` takes the space the others leave. */
   width: 'wide' | 'date' | 'ref' | 'money' | 'qty';
+  /** A number column's heading is kept on one line unless it is longer than a short phrase. */
+  wrap?: boolean;
 }
+
+/** Headings of number columns up to this many characters stay on one line ("Unit Price", "Menge", "Qty X"). */
+const ONE_LINE_HEADING = 16;
 
 export interface LabelledValue {
   label: string;
@@ -48,6 +57,8 @@ export interface DocumentView {
   to: { title: string; text: string };
   shipTo?: { title: string; text: string };
   details: LabelledValue[];
+  /** Custom fields when there are too many for the details column. */
+  fields?: LabelledValue[];
   summary?: LabelledValue;
   columns: Column[];
   rows: Cell[][];
@@ -104,7 +115,9 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   }
   if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date) });
   if (doc.purchase_order) details.push({ label: label('purchase_order_title'), value: doc.purchase_order });
-  for (const cf of doc.custom_fields) details.push({ label: cf.name, value: cf.value ?? '' });
+  const customFields = doc.custom_fields.map((cf) => ({ label: cf.name, value: cf.value ?? '' }));
+  const ownBlock = customFields.length > CUSTOM_FIELDS_IN_DETAILS;
+  if (!ownBlock) details.push(...customFields);
 
   const hasRates = totals.lines.some((l) => !l.unitCost.isZero());
   const showMoney = !isPackingSlip && (!isTimesheet || hasRates);
@@ -166,7 +179,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
       const cells: Cell[] = [];
       if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true });
       cells.push(itemCell(item.name, item.description), { text: qty(line.quantity), align: 'right' });
-      if (showMoney) cells.push({ text: money(line.unitCost), align: 'right' }, { text: money(line.amount), align: 'right' });
+      if (showMoney) cells.push({ text: fmt.formatRate(line.unitCost), align: 'right' }, { text: money(line.amount), align: 'right' });
       return cells;
     });
   }
@@ -216,8 +229,12 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     }
   }
 
+  for (const column of columns) column.wrap = column.label.length > ONE_LINE_HEADING;
+  // Numbers are never wrapped (right-aligned cells are money, quantities and rates; dates say so themselves).
+  for (const cells of rows) for (const cell of cells) if (cell.align === 'right') cell.nowrap = true;
+
   const titleWord = titleCase(header, locale.tag);
-  return {
+  return printableView({
     type: doc.type,
     lang: locale.tag,
     title: doc.number ? catalogues.text(lang, 'document_title', { title: titleWord, number: doc.number }) : titleWord,
@@ -230,6 +247,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     to: { title: label('to_title'), text: doc.to },
     shipTo: doc.ship_to ? { title: label('ship_to_title'), text: doc.ship_to } : undefined,
     details,
+    fields: ownBlock ? customFields : undefined,
     summary,
     columns,
     rows,
@@ -237,5 +255,16 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     notes: doc.notes ? { title: label('notes_title'), text: doc.notes } : undefined,
     terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,
     pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
+  });
+}
+
+/** Every text of the view made printable (render/printable-text.ts); the logo's data: URI is left alone. */
+function printableView(view: DocumentView): DocumentView {
+  const walk = (value: unknown, key?: string): unknown => {
+    if (typeof value === 'string') return key === 'logo' ? value : printable(value);
+    if (Array.isArray(value)) return value.map((v) => walk(v));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    return value;
   };
+  return walk(view) as DocumentView;
 }

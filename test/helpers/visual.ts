@@ -50,8 +50,8 @@ export function compareWithBaseline(name: string, png: Buffer, baselineDir = BAS
   const passed = ratio <= TOLERANCE;
   let diffFile: string | undefined;
   if (!passed) {
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
     diffFile = path.join(ARTIFACTS, `${name}-diff.png`);
+    fs.mkdirSync(path.dirname(diffFile), { recursive: true });
     fs.writeFileSync(diffFile, PNG.sync.write(diff));
     fs.writeFileSync(path.join(ARTIFACTS, `${name}-actual.png`), png);
   }

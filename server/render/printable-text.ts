@@ -1,0 +1,22 @@
+// Text as it may be printed: what a request sends is kept, but no text may make the page unreadable or endless.
+// - Line ends: CRLF, CR and the Unicode line and paragraph separators become LF (the templates print lines with
+//   `white-space: pre-line`, which knows only LF).
+// - Blank lines: a run of empty (or blank) lines prints as one empty line; leading and trailing ones are dropped,
+//   so 10,000 line breaks in the notes cost one line, not 411 blank pages.
+// - Combining marks: a letter keeps at most MAX_MARKS nonspacing marks in a row ("Zalgo" text stacks thousands, which
+//   draw a column over the lines above). Real scripts stack far fewer (Vietnamese 2, Thai 3, Myanmar up to 5).
+// Only the printed view uses this; e-invoices carry the text as sent. Must not know about documents.
+
+export const MAX_MARKS = 5;
+
+const LINE_ENDS = /\r\n?|[\u2028\u2029\u000b\u000c\u0085]/g;
+const BLANK_RUNS = /\n(?:[^\S\n]*\n)+/g;
+const MARK_RUNS = new RegExp(`([\\p{Mn}\\p{Me}]{${MAX_MARKS}})[\\p{Mn}\\p{Me}]+`, 'gu');
+
+export function printable(text: string): string {
+  let out = text.replace(LINE_ENDS, '\n');
+  if (out.includes('\n')) {
+    out = out.replace(BLANK_RUNS, '\n\n').replace(/^(?:[^\S\n]*\n)+/, '').replace(/(?:\n[^\S\n]*)+$/, '');
+  }
+  return out.replace(MARK_RUNS, '$1');
+}
