@@ -5,6 +5,8 @@ const $ = (id) => document.getElementById(id);
 let meta;
 let timer;
 let renders = 0;
+/** The paper of the HTML preview now showing. */
+let paper;
 
 function options(select, values, selected) {
   select.innerHTML = '';
@@ -28,7 +30,8 @@ async function render() {
     $('status').textContent = err.error || 'error';
     return;
   }
-  $('html').srcdoc = await html.text();
+  paper = meta.paper[$('page').value];
+  $('html').srcdoc = printedPage.srcdoc(await html.text(), paper, meta.printerMargin).html;
   const pdf = await fetch('/studio/api/pdf', { method: 'POST', headers, body });
   if (pdf.ok) {
     const old = $('pdf').src;
@@ -38,6 +41,13 @@ async function render() {
   renders++;
   document.body.dataset.renders = String(renders);
   $('status').textContent = `rendered in ${Math.round(performance.now() - started)} ms`;
+}
+
+/** Scales the HTML preview (the printed page at full width, studio/page.js) to the pane, as tall as the document. */
+function fitPreview() {
+  if (!paper) return;
+  const scale = printedPage.fit($('html-view'), $('html-size'), $('html'), paper, 'document');
+  $('html-note').textContent = `· ${$('page').value} at ${Math.round(scale * 100)} %`;
 }
 
 function later() {
@@ -61,6 +71,12 @@ async function start() {
   $('type').addEventListener('change', () => { loadExample(); render(); });
   for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
   $('doc').addEventListener('input', later);
+  $('html').addEventListener('load', () => {
+    fitPreview();
+    // Inline fonts may finish loading after the load event and change the document's height.
+    $('html').contentDocument?.fonts?.ready.then(fitPreview);
+  });
+  new ResizeObserver(fitPreview).observe($('html-view'));
   const events = new EventSource('/studio/api/events');
   events.addEventListener('reload', (e) => {
     const event = JSON.parse(e.data);

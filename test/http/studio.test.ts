@@ -1,10 +1,12 @@
 // The studio in real headless Chromium: it renders, switching type and theme changes the preview, and a CSS file saved
-// on disk changes the preview without a reload of the server (timed). The gallery shows every type × theme.
+// on disk changes the preview without a reload of the server (timed); the HTML preview lays out at the printed page's
+// width. The gallery shows every type × theme, each thumbnail inside its card at any viewport width.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { projectRoot } from '../../server/config';
+import { pdfText } from '../helpers/pdf';
 import { copyProjectData, sharedService, startTestService, type TestService } from '../helpers/service';
 
 /** Text and table-header colour of the HTML preview (a same-origin srcdoc frame). */
@@ -14,6 +16,84 @@ async function preview(page: Page): Promise<{ text: string; bar: string }> {
     const th = doc?.querySelector('.doc-items th');
     return { text: doc?.body?.innerText ?? '', bar: th ? getComputedStyle(th).backgroundColor : '' };
   });
+}
+
+/** The printed content width in CSS px: the paper's width less the @page side margins of themes/base.css (0.6in each). */
+const PX_PER_IN = 96;
+const CONTENT_WIDTH = { letter: (8.5 - 1.2) * PX_PER_IN, a4: (210 / 25.4 - 1.2) * PX_PER_IN };
+
+/** How the HTML preview lays out: the body's content width and the items table's, in the frame's own CSS px. */
+async function layout(page: Page): Promise<{ body: number; items: number; text: string }> {
+  return page.evaluate(() => {
+    const doc = (document.getElementById('html') as HTMLIFrameElement).contentDocument;
+    const body = doc?.body;
+    if (!body) return { body: 0, items: 0, text: '' };
+    const style = getComputedStyle(body);
+    const width = body.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+    return { body: width, items: doc.querySelector('.doc-items')?.getBoundingClientRect().width ?? 0, text: body.innerText };
+  });
+}
+
+interface Box { left: number; top: number; right: number; bottom: number }
+interface CardBoxes { title: string; card: Box; thumb: Box; frame: Box; thumbAspect: number; frameAspect: number }
+
+/** Every gallery card, its thumbnail and the thumbnail's scaled frame, as the browser lays them out (after a frame). */
+async function galleryBoxes(page: Page): Promise<CardBoxes[]> {
+  return page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return [...document.querySelectorAll('.card')].map((card) => {
+      const thumb = card.querySelector('.thumb')!;
+      const frame = thumb.querySelector('iframe')!;
+      // (Plain rects: a helper function here would be renamed by the test's TypeScript transform, unknown in the page.)
+      const [c, t, f] = [card, thumb, frame].map((e) => e.getBoundingClientRect());
+      const [cb, tb, fb] = [c!, t!, f!].map((r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom }));
+      return { title: card.querySelector('h3')?.textContent ?? '', card: cb!, thumb: tb!, frame: fb!, thumbAspect: t!.height / t!.width, frameAspect: f!.height / f!.width };
+    });
+  });
+}
+
+/** What of `inner` lies outside `outer` (beyond half a pixel of rounding), as text; empty when nothing does. */
+function outside(inner: Box, outer: Box): string {
+  const out: string[] = [];
+  if (inner.left < outer.left - 0.5) out.push(`left by ${(outer.left - inner.left).toFixed(1)}px`);
+  if (inner.top < outer.top - 0.5) out.push(`top by ${(outer.top - inner.top).toFixed(1)}px`);
+  if (inner.right > outer.right + 0.5) out.push(`right by ${(inner.right - outer.right).toFixed(1)}px`);
+  if (inner.bottom > outer.bottom + 0.5) out.push(`bottom by ${(inner.bottom - outer.bottom).toFixed(1)}px`);
+  return out.join(', ');
+}
+
+/** A notes paragraph long enough to wrap a few times at either paper's width. */
+const NOTES =
+  'Thank you for your business. Payment is due within thirty days of the invoice date; late payments accrue interest at one and a half ' +
+  'percent per month, compounded monthly, as set out in our master services agreement of March 2024, section 7.2. Please quote the ' +
+  'invoice number on every remittance so that we can match it.';
+
+/** The lines of the preview's text block that contains `marker`, as the browser broke them. */
+async function previewLines(page: Page, marker: string): Promise<string[]> {
+  return page.evaluate((marker) => {
+    const doc = (document.getElementById('html') as HTMLIFrameElement).contentDocument!;
+    const block = [...doc.querySelectorAll('.doc-multiline')].find((e) => e.textContent?.includes(marker));
+    const node = block?.firstChild;
+    if (!node) return [];
+    const text = node.textContent ?? '';
+    const range = doc.createRange();
+    const lines: string[] = [];
+    let top = NaN;
+    let line = '';
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (rect && Math.abs(rect.top - top) > 3 && line.trim()) {
+        lines.push(line.replace(/\s+/g, ' ').trim());
+        line = '';
+      }
+      if (rect) top = rect.top;
+      line += text[i];
+    }
+    lines.push(line.replace(/\s+/g, ' ').trim());
+    return lines;
+  }, marker);
 }
 
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
@@ -84,15 +164,120 @@ describe('studio', function () {
     await until(() => page.$eval('#problems', (e) => (e as HTMLElement).hidden), (h) => h === true);
   });
 
-  it('the gallery shows every type in every theme', async function () {
+  it('the gallery shows every type in every theme, each thumbnail inside its card at any width', async function () {
     const page = await browser.newPage();
+    await page.setViewport({ width: 1260, height: 1000 });
     await page.goto(`${service.url}/studio/gallery`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
     const cards = await page.$$eval('.card h3', (hs) => hs.map((h) => h.textContent));
     expect(cards).to.have.length(24);
     expect(cards).to.include('packing_slip · slate');
+    // The thumbnails are the printed page: the frame lays out at letter width (8.5in at 96 px/in), with the margins.
+    const frame = await page.$eval('.thumb iframe', (f) => {
+      const doc = (f as HTMLIFrameElement).contentDocument!;
+      return { width: (f as HTMLIFrameElement).offsetWidth, body: doc.body.getBoundingClientRect().width };
+    });
+    expect(frame.width).to.equal(816);
+    expect(frame.body).to.be.closeTo(CONTENT_WIDTH.letter, 2);
+
+    for (const width of [1260, 700, 360]) {
+      await page.setViewport({ width, height: 1000 });
+      const boxes = await galleryBoxes(page);
+      expect(boxes).to.have.length(24);
+      const problems = boxes.flatMap((b) => {
+        const list: string[] = [];
+        const thumb = outside(b.thumb, b.card);
+        const frame = outside(b.frame, b.card);
+        const inThumb = outside(b.frame, b.thumb);
+        if (thumb) list.push(`${b.title}: thumbnail outside its card (${thumb})`);
+        if (frame) list.push(`${b.title}: page outside its card (${frame})`);
+        if (inThumb) list.push(`${b.title}: page outside its thumbnail (${inThumb})`);
+        if (Math.abs(b.thumbAspect - 11 / 8.5) > 0.02) list.push(`${b.title}: thumbnail aspect ${b.thumbAspect.toFixed(3)}, not letter's ${(11 / 8.5).toFixed(3)}`);
+        if (Math.abs(b.frameAspect - 11 / 8.5) > 0.01) list.push(`${b.title}: page aspect ${b.frameAspect.toFixed(3)}, not letter's ${(11 / 8.5).toFixed(3)}`);
+        if (b.thumb.right - b.thumb.left < 100) list.push(`${b.title}: thumbnail only ${(b.thumb.right - b.thumb.left).toFixed(0)}px wide`);
+        return list;
+      });
+      expect(problems, `at a ${width}px wide viewport`).to.deep.equal([]);
+      // The page does not scroll sideways either.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `horizontal overflow at ${width}px`).to.be.at.most(0);
+    }
     await page.setViewport({ width: 1260, height: 1000 });
+    await galleryBoxes(page);
     await page.screenshot({ path: path.join(projectRoot(), 'test', '.artifacts', 'gallery.png'), fullPage: true });
+  });
+
+  it('lays the HTML preview out at the printed width, for letter and A4, breaking lines as the PDF does', async function () {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1500, height: 950 });
+    await page.goto(`${service.url}/studio`);
+    await page.waitForSelector('body[data-renders]', { timeout: 30000 });
+    let l = await until(() => layout(page), (v) => v.text.includes('INVOICE') && Math.abs(v.body - CONTENT_WIDTH.letter) < 2, 20000);
+    expect(l.body).to.be.closeTo(CONTENT_WIDTH.letter, 2); // 8.5in − 2 × 0.6in = 700.8px
+    expect(l.items).to.be.closeTo(CONTENT_WIDTH.letter, 2);
+
+    await page.select('#page', 'a4');
+    l = await until(() => layout(page), (v) => Math.abs(v.body - CONTENT_WIDTH.a4) < 2);
+    expect(l.body).to.be.closeTo(CONTENT_WIDTH.a4, 2); // 210mm − 2 × 0.6in ≈ 678.5px
+    expect(l.items).to.be.closeTo(CONTENT_WIDTH.a4, 2);
+
+    // The frame is the whole page width scaled down into the pane: nothing of it is cut off at the side.
+    const fit = await until(
+      () =>
+        page.evaluate(() => {
+          const frame = document.getElementById('html')!.getBoundingClientRect();
+          const view = document.getElementById('html-view')!;
+          const v = view.getBoundingClientRect();
+          return { frameWidth: frame.width, viewWidth: view.clientWidth, frameLeft: frame.left, viewLeft: v.left + view.clientLeft, layoutWidth: (document.getElementById('html') as HTMLIFrameElement).offsetWidth };
+        }),
+      (v) => Math.abs(v.layoutWidth - (210 / 25.4) * PX_PER_IN) < 2,
+    );
+    expect(fit.layoutWidth).to.be.closeTo((210 / 25.4) * PX_PER_IN, 2);
+    expect(fit.frameWidth).to.be.closeTo(fit.viewWidth, 1);
+    expect(fit.frameLeft).to.be.closeTo(fit.viewLeft, 1);
+
+    // A paragraph that wraps: the preview breaks its lines where the PDF of the same request does, on both papers.
+    const doc = JSON.parse(await page.$eval('#doc', (t) => (t as HTMLTextAreaElement).value)) as Record<string, unknown>;
+    doc.notes = NOTES;
+    await page.$eval('#doc', (t, v) => {
+      (t as HTMLTextAreaElement).value = v;
+      t.dispatchEvent(new Event('input'));
+    }, JSON.stringify(doc, null, 2));
+    for (const size of ['a4', 'letter'] as const) {
+      if (size !== 'a4') await page.select('#page', size);
+      l = await until(() => layout(page), (v) => v.text.includes('can match it.') && Math.abs(v.body - CONTENT_WIDTH[size]) < 2);
+      expect(l.body).to.be.closeTo(CONTENT_WIDTH[size], 2);
+      const htmlLines = await previewLines(page, 'thirty days');
+      expect(htmlLines.length, `${size}: the notes wrap`).to.be.at.least(3);
+      const res = await fetch(`${service.url}/studio/api/pdf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'invoice', theme: 'classic', lang: 'en-US', page_size: size, doc }),
+      });
+      const pdfLines = pdfText(new Uint8Array(await res.arrayBuffer())).split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+      const first = pdfLines.findIndex((line) => line.startsWith(NOTES.slice(0, 20)));
+      expect(pdfLines.slice(first, first + htmlLines.length), `${size}: lines of the HTML preview and of the PDF`).to.deep.equal(htmlLines);
+    }
+
+    // The frame is as tall as the document, at least a page: it grows with a long one and shrinks back.
+    const frameHeight = () => page.$eval('#html', (f) => (f as HTMLIFrameElement).offsetHeight);
+    const setDoc = (value: unknown) =>
+      page.$eval('#doc', (t, v) => {
+        (t as HTMLTextAreaElement).value = v;
+        t.dispatchEvent(new Event('input'));
+      }, JSON.stringify(value, null, 2));
+    const items = doc.items as unknown[];
+    await setDoc({ ...doc, items: Array.from({ length: 40 }, () => items[0]) });
+    expect(await until(frameHeight, (h) => h > 2 * 11 * PX_PER_IN)).to.be.above(2 * 11 * PX_PER_IN);
+    await setDoc(doc);
+    expect(await until(frameHeight, (h) => Math.abs(h - 11 * PX_PER_IN) < 1)).to.be.closeTo(11 * PX_PER_IN, 1);
+  });
+
+  it('offers the languages of the locale catalogues', async function () {
+    const meta = (await (await fetch(`${service.url}/studio/api/meta`)).json()) as { languages: string[] };
+    const files = fs.readdirSync(path.join(root, 'locales')).filter((f) => f.endsWith('.json'));
+    expect(meta.languages).to.have.length(files.length);
+    expect(meta.languages).to.include.members(['en-US', 'fr-FR', 'de-DE', 'es-ES', 'th-TH']);
   });
 
   it('is off unless enabled', async function () {
