@@ -8,7 +8,10 @@ COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
 RUN npm ci --no-fund --no-audit
 COPY tsconfig.json tsconfig.build.json ./
 COPY server/ server/
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev \
+ # The documents use the 400 and 700 weights of the @fontsource families (themes/fonts.json): the other weights
+ # and the italics are 250 MB the image does not need.
+ && find node_modules/@fontsource -type f -path '*/files/*' ! -name '*-400-normal.*' ! -name '*-700-normal.*' -delete
 # No ../shared in a Docker build context: the UBL 2.1 schemas come from the OASIS release package.
 RUN scripts/install-standards.sh
 

@@ -89,4 +89,28 @@ describe('logs', function () {
       await service.close();
     }
   });
+
+  it('/metrics labels routes by their template: 5,000 distinct paths add no series (issue 14, finding 1)', async function () {
+    this.timeout(120000);
+    const service = await sharedService();
+    const size = async () => (await (await fetch(`${service.url}/metrics`)).text()).length;
+    const before = await size();
+    const agent = { method: 'GET', redirect: 'manual' } as const;
+    for (let i = 0; i < 5000; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) => {
+          const n = i + j;
+          const path = n % 2 ? `/account/keys/k${n}x${Math.random().toString(36).slice(2)}/revoke` : `/no-such-${n}-${Math.random().toString(36).slice(2)}`;
+          return fetch(`${service.url}${path}`, agent).then((r) => r.arrayBuffer());
+        }),
+      );
+    }
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    console.log(`      /metrics: ${before} bytes before, ${text.length} after 5,000 distinct paths`);
+    expect(text.length).to.be.lessThan(100 * 1024);
+    expect(text).not.to.match(/no-such-|keys\/k\d/);
+    expect(text).to.contain('route="/account/keys/:prefix/revoke"');
+    expect(text).to.match(/route="other",status="404"/);
+  });
 });
+
