@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, Limits } from './config';
+import { errors } from './errors';
 import type { DocumentRequest } from './documents/model';
 import { bodyKind, parseBody } from './documents/parse-body';
 import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
@@ -13,6 +14,7 @@ import { computeTotals, type Totals } from './money/totals';
 import type { PdfRenderer } from './pdf/browser-pool';
 import { loadCatalogues, type Catalogues } from './render/catalogues';
 import { loadFonts } from './render/fonts';
+import { printBudgetProblems } from './render/print-budget';
 import { loadHtmlRenderer, type HtmlRenderer, type RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
 import { buildView, labelFor } from './render/view-model';
@@ -119,9 +121,11 @@ export class DocumentPipeline {
     return negotiateLocale(acceptLanguage, this.assets.catalogues.languages);
   }
 
-  /** Validates and computes totals; throws 400 with every problem. */
+  /** Validates and computes totals; throws 400 with every problem, also when the document would print too long. */
   prepare(body: unknown, locale: Locale): PreparedDocument {
     const doc = validateDocument(this.assets.schemas, body);
+    const tooLong = printBudgetProblems(doc);
+    if (tooLong.length > 0) throw errors.validation(tooLong);
     return { doc, locale, totals: computeTotals(doc) };
   }
 

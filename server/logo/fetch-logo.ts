@@ -2,11 +2,15 @@
 // Guards against SSRF: http(s) only, every resolved address checked (private, loopback, link-local and other
 // non-public ranges refused unless allowed), the checked address is the one connected to (no DNS rebinding),
 // redirects re-checked, a deadline, a size cap and image types only.
+// Pixels are checked before the image reaches the page: its header is read (image-size), and an image of more than
+// MAX_LOGO_PIXELS is left out, as Chromium decodes the whole bitmap (a 48 KB PNG of 20000×20000 took a renderer to
+// 4.1 GB) while the page draws it at most 220×90 px.
 // Never throws: a logo that cannot be had leaves the document without one, and the reason goes to the caller's log.
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { imageSize } from 'image-size';
 import ipaddr from 'ipaddr.js';
 
 export interface LogoOptions {
@@ -21,6 +25,28 @@ export type LogoResult = { ok: true; dataUri: string } | { ok: false; reason: st
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/avif']);
 const MAX_REDIRECTS = 3;
+/** The largest logo drawn: 4096 × 4096 pixels (16.8 megapixels, a 64 MiB bitmap); a logo prints at most 220 × 90 px. */
+export const MAX_LOGO_PIXELS = 4096 * 4096;
+
+/** Why an image may not be drawn, or undefined when it may: its header must be readable and its size bounded. */
+export function imageProblem(bytes: Uint8Array, type: string): string | undefined {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = imageSize(bytes));
+  } catch {
+    // An SVG may give its size only by a viewBox, or none: it is drawn at the size the page gives it, not decoded.
+    return type === 'image/svg+xml' ? undefined : `the ${type} image has no readable header`;
+  }
+  if (!width || !height) return type === 'image/svg+xml' ? undefined : `the ${type} image has no size`;
+  if (width * height > MAX_LOGO_PIXELS) return `the image is ${width}×${height} pixels, more than ${MAX_LOGO_PIXELS} (4096×4096)`;
+  return undefined;
+}
+
+function image(type: string, bytes: Buffer): LogoResult {
+  const problem = type === 'image/svg+xml' ? undefined : imageProblem(bytes, type);
+  return problem ? { ok: false, reason: problem } : { ok: true, dataUri: `data:${type};base64,${bytes.toString('base64')}` };
+}
 
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
@@ -109,7 +135,7 @@ export async function fetchLogo(logo: string, opts: LogoOptions): Promise<LogoRe
     if (!m || !IMAGE_TYPES.has(m[1]!.toLowerCase())) return { ok: false, reason: 'the data: URI is not a base64 image' };
     const bytes = Buffer.from(m[3]!, 'base64');
     if (bytes.length > opts.maxBytes) return { ok: false, reason: `the image is larger than ${opts.maxBytes} bytes` };
-    return { ok: true, dataUri: `data:${m[1]!.toLowerCase()};base64,${bytes.toString('base64')}` };
+    return image(m[1]!.toLowerCase(), bytes);
   }
   const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
@@ -121,7 +147,7 @@ export async function fetchLogo(logo: string, opts: LogoOptions): Promise<LogoRe
         url = new URL(res.redirect, url);
         continue;
       }
-      return { ok: true, dataUri: `data:${res.type};base64,${res.body!.toString('base64')}` };
+      return image(res.type!, res.body!);
     }
     return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
   } catch (err) {

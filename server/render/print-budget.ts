@@ -1,0 +1,49 @@
+// How much a document may print. Chromium lays out every line before it prints the first page, so a request of
+// 1,000 items with 470 line breaks each once took a renderer to 3.8 GB and a render slot for 20 s. The lines a
+// request would print are estimated from its text (after render/printable-text.ts, so blank runs count once) and a
+// document over MAX_PRINTED_LINES is refused before anything renders, naming the fields that make it long.
+// Must not know about HTML or Chromium.
+import type { FieldProblem } from '../errors';
+import type { DocumentRequest } from '../documents/model';
+import { printable } from './printable-text';
+
+/** About 150 pages of items; a 1,000-line invoice with two-line descriptions prints about 3,000. */
+export const MAX_PRINTED_LINES = 6000;
+/** Characters in a printed line of the item column, for estimating wrapped lines (an underestimate is fine). */
+const CHARS_PER_LINE = 100;
+
+function linesOf(text: string | undefined): number {
+  if (!text) return 0;
+  let lines = 0;
+  for (const line of printable(text).split('\n')) lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
+  return lines;
+}
+
+/** The fields that make the document longer than it may print, or none. */
+export function printBudgetProblems(doc: Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>): FieldProblem[] {
+  const fields: [string, number][] = [
+    ['from', linesOf(doc.from)],
+    ['to', linesOf(doc.to)],
+    ['ship_to', linesOf(doc.ship_to)],
+    ['notes', linesOf(doc.notes)],
+    ['terms', linesOf(doc.terms)],
+    ['custom_fields', doc.custom_fields.length],
+  ];
+  let itemLines = 0;
+  doc.items.forEach((item, i) => {
+    const name = linesOf(item.name);
+    const description = linesOf(item.description);
+    itemLines += Math.max(1, name + description);
+    if (name > 20) fields.push([`items[${i}].name`, name]);
+    if (description > 20) fields.push([`items[${i}].description`, description]);
+  });
+  fields.push(['items', itemLines]);
+  const total = fields.reduce((sum, [field, n]) => (field.startsWith('items[') ? sum : sum + n), 0);
+  if (total <= MAX_PRINTED_LINES) return [];
+  const message = (n: number) => `prints about ${n.toLocaleString('en-US')} lines; a whole document may print at most ${MAX_PRINTED_LINES.toLocaleString('en-US')} (about ${MAX_PRINTED_LINES / 40} pages)`;
+  return fields
+    .filter(([field, n]) => n > 0 && (field !== 'items' || !fields.some(([f]) => f.startsWith('items['))))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([field, n]) => ({ field, message: `${field} ${message(n)}` }));
+}

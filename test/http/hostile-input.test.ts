@@ -1,0 +1,118 @@
+// Hostile input that once cost a renderer gigabytes (issue 14, findings 2 and 3), against the real service and real
+// Chromium: a 48 KB PNG of 20000×20000 pixels as a data: URI and from a URL, and 1,000 items of 470 line breaks each.
+// Each answers within 5 s with a 200 or a clear 400, and no Chromium process of the service grows past 1 GB.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { expect } from 'chai';
+import { pdfImageCount } from '../helpers/pdf';
+import { solidPng } from '../helpers/png';
+import { descendants } from '../helpers/processes';
+import { post, startTestService, type TestService } from '../helpers/service';
+
+/** A valid PNG of width × height one-bit pixels, all zero: tiny on the wire, huge once decoded. */
+function pngBomb(width: number, height: number): Buffer {
+  const crc = (buf: Buffer) => {
+    let c = ~0;
+    for (const b of buf) {
+      c ^= b;
+      for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+    }
+    return ~c >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // greyscale
+  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 + zero pixels per row
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** The largest peak resident size (VmHWM) among the service's Chromium processes, in MiB. */
+function chromiumPeakMiB(): number {
+  let peak = 0;
+  for (const pid of descendants(process.pid)) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      // gone
+    }
+  }
+  return peak;
+}
+
+describe('hostile input stays cheap (real Chromium)', function () {
+  this.timeout(60000);
+  let service: TestService;
+  let images: http.Server;
+  let imageBase: string;
+  const bomb = pngBomb(20000, 20000);
+
+  before(async function () {
+    images = http.createServer((req, res) => {
+      const body = req.url === '/bomb.png' ? bomb : solidPng(60, 20);
+      res.writeHead(200, { 'content-type': 'image/png' }).end(body);
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+    service = await startTestService({ LOGO_ALLOWED_HOSTS: new URL(imageBase).host });
+  });
+  after(async function () {
+    await service?.close();
+    await new Promise((resolve) => images?.close(resolve));
+  });
+
+  const timed = async (body: unknown) => {
+    const started = Date.now();
+    const res = await post(service, body);
+    return { res, ms: Date.now() - started };
+  };
+
+  it('a 20000×20000 PNG logo (data: URI or URL) is left out, quickly, and no renderer balloons', async function () {
+    console.log(`      PNG bomb: ${bomb.length} bytes for 20000×20000 pixels`);
+    expect(bomb.length).to.be.lessThan(100 * 1024);
+    for (const logo of [`data:image/png;base64,${bomb.toString('base64')}`, `${imageBase}/bomb.png`]) {
+      const { res, ms } = await timed({ from: 'A', to: 'B', logo, items: [{ name: 'x', quantity: 1, unit_cost: 1 }] });
+      expect(res.status, logo.slice(0, 30)).to.equal(200);
+      expect(ms).to.be.lessThan(5000);
+      expect(pdfImageCount(new Uint8Array(await res.arrayBuffer())), 'the logo is left out').to.equal(0);
+    }
+    // A normal logo from the same server still prints.
+    const ok = await post(service, { from: 'A', to: 'B', logo: `${imageBase}/logo.png`, items: [{ name: 'x' }] });
+    expect(pdfImageCount(new Uint8Array(await ok.arrayBuffer()))).to.equal(1);
+    const peak = chromiumPeakMiB();
+    console.log(`      peak RSS of a Chromium process: ${peak.toFixed(0)} MiB`);
+    expect(peak).to.be.lessThan(1024);
+  });
+
+  it('1,000 items of 470 line breaks each: blank lines print once; 300 printed lines each are a 400 naming the items', async function () {
+    const blank = await timed({ from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: '\n'.repeat(470) })) });
+    expect(blank.res.status).to.equal(200);
+    expect(blank.ms).to.be.lessThan(5000);
+    await blank.res.arrayBuffer();
+
+    const lines = await timed({ from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: 'x\n'.repeat(300) })) });
+    expect(lines.res.status).to.equal(400);
+    expect(lines.ms).to.be.lessThan(5000);
+    const body = (await lines.res.json()) as { code: string; details: { field: string; message: string }[] };
+    expect(body.code).to.equal('validation_failed');
+    expect(body.details[0]!.field).to.match(/^items\[\d+\]\.description$/);
+    expect(body.details[0]!.message).to.contain('at most 6,000');
+    console.log(`      newline bombs: blank ${blank.ms} ms (200), printed lines ${lines.ms} ms (400)`);
+    const peak = chromiumPeakMiB();
+    console.log(`      peak RSS of a Chromium process: ${peak.toFixed(0)} MiB`);
+    expect(peak).to.be.lessThan(1024);
+  });
+});
