@@ -40,12 +40,12 @@ export function wordBoxes(pdf: Uint8Array): PageBoxes[] {
 }
 
 /** Names of the fonts embedded in the PDF (subset prefix removed), e.g. `NotoSansBengali-Regular`. */
-export function embeddedFonts(pdf: Uint8Array): { name: string; embedded: boolean; type3: boolean }[] {
+export function embeddedFonts(pdf: Uint8Array): { name: string; embedded: boolean }[] {
   const out = execFileSync('pdffonts', ['-'], { input: pdf }).toString('utf8').trim().split('\n').slice(2);
   return out.map((line) => {
     const cols = line.trim().split(/\s+/);
     // name type… encoding emb sub uni object ID: emb is the fifth column from the end.
-    return { name: cols[0]!.replace(/^[A-Z]{6}\+/, ''), embedded: cols[cols.length - 5] === 'yes', type3: /\sType 3\s/.test(line) };
+    return { name: cols[0]!.replace(/^[A-Z]{6}\+/, ''), embedded: cols[cols.length - 5] === 'yes' };
   });
 }
 
