@@ -197,7 +197,8 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
   };
   const quote = (name: string): string => `'${name.replace(/'/g, "\\'")}'`;
 
-  const inlined = new Map<string, string>();
+  // One face as inlined CSS (its file in base64), bounded by bytes: every CJK slice at once would be about 100 MB.
+  const inlined = new LRUCache<string, string>({ maxSize: 48 * 1024 * 1024, sizeCalculation: (css) => css.length || 1 });
   const inline = (face: Face): string => {
     let css = inlined.get(face.id);
     if (css === undefined) {
@@ -208,7 +209,7 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
     return css;
   };
   // The CSS of a set of faces, by the set: documents of one kind share a few sets. Bounded by its bytes (a set of
-  // CJK slices is large); the per-face strings above are bounded by the fonts on disk.
+  // CJK slices is large).
   const cssCache = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (css) => css.length || 1 });
 
   return {

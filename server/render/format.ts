@@ -1,13 +1,16 @@
 // Display formatting for one document: money, quantities, percent rates and dates in the request's locale
-// (decisions §3, §4). Intl formatters are cached; amounts are passed to Intl as exact decimal strings.
+// (decisions §3, §4). Intl formatters are cached (bounded); amounts are passed to Intl as exact decimal strings.
 // Must not compute money (money/totals.ts does).
+import { LRUCache } from 'lru-cache';
 import { parseIsoDate, todayIso } from '../documents/dates';
 import type { Decimal } from '../money/totals';
 
 /** The most decimals a unit price prints with (half away from zero beyond them). */
 export const RATE_MAX_DIGITS = 6;
 
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+// Keyed by the client's locale tag (and currency): bounded, since clients may send any number of distinct tags
+// (2,098 private-use tags once added 64 MB to an unbounded map). 500 formatters cover every real mix of locales.
+const cache = new LRUCache<string, Intl.NumberFormat | Intl.DateTimeFormat>({ max: 500 });
 
 function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
   let f = cache.get(key) as T | undefined;
@@ -72,4 +75,9 @@ export class Formatter {
   today(timeZone: string, now: Date = new Date()): string {
     return this.formatDate(todayIso(timeZone, now));
   }
+}
+
+/** How many Intl formatters are cached (for the tests of the bound). */
+export function cachedFormatters(): number {
+  return cache.size;
 }

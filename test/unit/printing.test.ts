@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { projectRoot } from '../../server/config';
 import { Decimal } from '../../server/money/totals';
 import { loadFonts } from '../../server/render/fonts';
-import { Formatter } from '../../server/render/format';
+import { cachedFormatters, Formatter } from '../../server/render/format';
 import { hanVariant } from '../../server/render/han-variant';
 import { MAX_MARKS, printable } from '../../server/render/printable-text';
 
@@ -54,5 +54,12 @@ describe('printing real data', function () {
     expect(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans JP'")).to.be.lessThan(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans SC'"));
     // A Latin invoice does not grow with the new families: one subset in two weights.
     expect(fonts.forText('Invoice 42 — Acme Corp, 1,250.00 €').css.match(/@font-face/g)).to.have.length(2);
+  });
+});
+
+describe('bounded caches (issue 14, finding 6)', function () {
+  it('keeps at most 500 Intl formatters, whatever locale tags clients send', function () {
+    for (let i = 0; i < 2100; i++) new Formatter(`en-US-x-t${i.toString(36)}`, 'USD', 2).formatMoney(new Decimal(1));
+    expect(cachedFormatters()).to.be.at.most(500);
   });
 });
