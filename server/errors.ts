@@ -74,6 +74,13 @@ export const errors = {
       `${got}. Send application/json or application/x-www-form-urlencoded.`,
     );
   },
+  unsupportedCharset(charset: string): AppError {
+    return new AppError(
+      'unsupported_media_type',
+      415,
+      `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
+    );
+  },
   bodyTooLarge(limit: number): AppError {
     return new AppError('body_too_large', 413, `The request body is larger than the limit of ${limit} bytes. Send fewer or shorter fields.`);
   },

@@ -4,7 +4,11 @@
 
 type Json = unknown;
 
-/** Returns a copy of `value` without null or empty-string members, at any depth. */
+/**
+ * Returns a copy of `value` without null or empty-string members, at any depth (bodies are at most
+ * MAX_JSON_DEPTH deep, parse-body.ts). A `__proto__` member is dropped: assigned to a plain object it would become
+ * its prototype, and its fields would be read as the document's.
+ */
 function dropAbsent(value: Json): Json {
   if (Array.isArray(value)) {
     return value.map((v) => dropAbsent(v));
@@ -12,12 +16,25 @@ function dropAbsent(value: Json): Json {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, Json> = {};
     for (const [key, v] of Object.entries(value as Record<string, Json>)) {
-      if (v === null || v === '' || v === undefined) continue;
+      if (v === null || v === '' || v === undefined || key === '__proto__') continue;
       out[key] = dropAbsent(v);
     }
     return out;
   }
   return value;
+}
+
+/** The numbers of a document: numeric strings are read as decimals, nothing else (no 0x10, 0b11, 0o17, Infinity). */
+const NUMERIC_KEYS = new Set(['quantity', 'unit_cost', 'payment', 'tax', 'discounts', 'shipping', 'amount_paid', 'amount_refunded']);
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** A numeric field sent as a string that is not a decimal becomes a value the schema refuses as not a number (ajv
+ * would otherwise coerce "0x10" to 16). */
+function decimalsOnly(record: Record<string, Json>): void {
+  for (const key of NUMERIC_KEYS) {
+    const v = record[key];
+    if (typeof v === 'string' && !DECIMAL.test(v)) record[key] = { notADecimal: true };
+  }
 }
 
 const TOGGLE_STRINGS: Record<string, boolean | '%'> = { true: true, false: false, '%': '%' };
@@ -35,6 +52,11 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
         doc[listKey] = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (list as Record<string, Json>)[k]);
       }
     }
+  }
+
+  decimalsOnly(doc);
+  if (Array.isArray(doc.items)) {
+    for (const item of doc.items) if (item !== null && typeof item === 'object' && !Array.isArray(item)) decimalsOnly(item as Record<string, Json>);
   }
 
   // A custom field with neither name nor value (an unused row of a client's form) prints nothing: drop it.

@@ -105,6 +105,25 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
   }
 }
 
+/** Characters XML 1.0 cannot carry (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; unpaired surrogates). They would
+ * make the e-invoice unparsable, and they print as nothing: refused in every text field, named, before rendering. */
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Every string field of the accepted members of `doc` that holds an XML-illegal character. */
+function illegalCharacterProblems(doc: Record<string, unknown>, accepted: ReadonlySet<string>): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      if (XML_ILLEGAL.test(value)) {
+        out.push({ field: path, message: `${path} contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+FFFE/U+FFFF, or half a surrogate pair)` });
+      }
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
+  };
+  for (const [key, value] of Object.entries(doc)) if (key === 'type' || key === 'fields' || accepted.has(key)) walk(value, key);
+  return out;
+}
+
 function toProblems(errs: ErrorObject[], type: DocumentType): FieldProblem[] {
   // anyOf reports each failed branch and then itself; keep only the anyOf summary.
   const anyOfPaths = errs.filter((e) => e.keyword === 'anyOf').map((e) => `${e.instancePath}|${e.schemaPath}/`);
@@ -135,9 +154,10 @@ export function validateDocument(registry: SchemaRegistry, body: unknown, option
     throw errors.validation([{ field: 'type', message: `type must be one of ${DOCUMENT_TYPES.join(', ')}` }]);
   }
   const schema = registry.get(rawType);
-  if (!schema.validate(doc)) {
+  const illegal = illegalCharacterProblems(doc, schema.accepted);
+  if (!schema.validate(doc) || illegal.length > 0) {
     // Missing required fields first: they are what a client most often gets wrong.
-    const problems = toProblems(schema.validate.errors ?? [], rawType).sort(
+    const problems = [...toProblems(schema.validate.errors ?? [], rawType), ...illegal].sort(
       (a, b) => Number(!a.message.endsWith(' is required')) - Number(!b.message.endsWith(' is required')),
     );
     throw errors.validation(problems.slice(0, MAX_DETAILS));

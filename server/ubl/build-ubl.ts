@@ -6,7 +6,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { DocumentRequest } from '../documents/model';
 import { parseDocumentDate, todayIso } from '../documents/dates';
-import { errors, type FieldProblem } from '../errors';
+import { AppError, errors, type FieldProblem } from '../errors';
 import type { Decimal, Totals } from '../money/totals';
 import { partyFrom, type UblParty } from './parties';
 import { taxBreakdown, type TaxCategory } from './tax-breakdown';
@@ -124,14 +124,25 @@ function addTaxCategory(parent: Node, name: 'TaxCategory' | 'ClassifiedTaxCatego
 export function buildUbl(input: UblInput): UblDocument {
   const { doc, totals } = input;
   if (doc.type !== 'invoice' && doc.type !== 'receipt' && doc.type !== 'credit_note') throw errors.ublType(doc.type);
-  if (!doc.number) {
-    throw errors.validation([{ field: 'number', message: 'number is required for a UBL e-invoice (the invoice number, BT-1)' }]);
-  }
+  // Every problem UBL has with the request is reported at once (the number, the dates, the tax), not the first.
+  const problems: FieldProblem[] = [];
+  const collect = <T>(step: () => T): T | undefined => {
+    try {
+      return step();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed' || !err.extra.details) throw err;
+      problems.push(...err.extra.details);
+      return undefined;
+    }
+  };
+  if (!doc.number) problems.push({ field: 'number', message: 'number is required for a UBL e-invoice (the invoice number, BT-1)' });
   const root: UblRoot = doc.type === 'credit_note' ? 'CreditNote' : 'Invoice';
-  const { issue, due } = dates(doc, input.localeTag, input.timeZone, input.now);
+  const when = collect(() => dates(doc, input.localeTag, input.timeZone, input.now));
   const seller = partyFrom(doc.from, doc.e_invoice?.seller);
   const buyer = partyFrom(doc.to, doc.e_invoice?.buyer);
-  const tax = taxBreakdown(doc, totals, Boolean(seller.vatId || buyer.vatId));
+  const tax = collect(() => taxBreakdown(doc, totals, Boolean(seller.vatId || buyer.vatId)));
+  if (problems.length > 0 || !when || !tax) throw errors.validation(problems);
+  const { issue, due } = when;
   const currency = totals.currency;
   const money = (parent: Node, name: string, value: Decimal): void => {
     parent.ele(NS.cbc, `cbc:${name}`, { currencyID: currency }).txt(value.toFixed(totals.minorUnits));

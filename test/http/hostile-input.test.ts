@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { pdfImageCount } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
 import { descendants } from '../helpers/processes';
-import { post, startTestService, type TestService } from '../helpers/service';
+import { post, sharedService, startTestService, type TestService } from '../helpers/service';
 
 /** A valid PNG of width × height one-bit pixels, all zero: tiny on the wire, huge once decoded. */
 function pngBomb(width: number, height: number): Buffer {
@@ -114,5 +114,76 @@ describe('hostile input stays cheap (real Chromium)', function () {
     const peak = chromiumPeakMiB();
     console.log(`      peak RSS of a Chromium process: ${peak.toFixed(0)} MiB`);
     expect(peak).to.be.lessThan(1024);
+  });
+});
+
+describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 14)', function () {
+  this.timeout(60000);
+  let service: TestService;
+  before(async function () {
+    service = await sharedService();
+  });
+  const base = { from: 'Acme', to: 'Client', number: 'INV-1', items: [{ name: 'x', quantity: 1, unit_cost: 1 }] };
+  const problems = async (res: Response) => {
+    const body = (await res.json()) as { code: string; details?: { field: string; message: string }[] };
+    return { code: body.code, fields: (body.details ?? []).map((d) => d.field) };
+  };
+  const raw = (text: string, contentType = 'application/json') => post(service, Buffer.from(text), { headers: { 'content-type': contentType } });
+
+  it('control characters, U+FFFE and half surrogate pairs are refused in every text field, all named at once, on / and /ubl', async function () {
+    const doc = {
+      ...base,
+      to: 'Client\u0001 Ltd',
+      notes: 'ok\uFFFE',
+      items: [{ name: 'bell\u0007', description: 'tab\tLF\nCR\r are fine', quantity: 1, unit_cost: 1 }],
+      custom_fields: [{ name: 'Ref', value: 'esc\u001b' }],
+    };
+    for (const path of ['/', '/ubl']) {
+      const res = await post(service, doc, { path });
+      expect(res.status, path).to.equal(400);
+      const got = await problems(res);
+      expect(got.code).to.equal('validation_failed');
+      expect(got.fields, path).to.have.members(['to', 'notes', 'items[0].name', 'custom_fields[0].value']);
+    }
+    // Half a surrogate pair, as JSON escapes can send it.
+    const lone = await raw('{"from":"Acme","to":"B\\ud800","items":[{"name":"x"}]}');
+    expect(lone.status).to.equal(400);
+    expect((await problems(lone)).fields).to.deep.equal(['to']);
+  });
+
+  it('2,000 levels of nested arrays are a 400, not a stack overflow', async function () {
+    const res = await raw(`{"from":"A","to":"B","items":[{"name":"x"}],"junk":${'['.repeat(2000)}${']'.repeat(2000)}}`);
+    expect(res.status).to.equal(400);
+    const body = (await res.json()) as { code: string; error: string };
+    expect(body.code).to.equal('malformed_json');
+    expect(body.error).to.contain('nested more than 32 levels');
+  });
+
+  it('__proto__ in a body is not the document\'s prototype', async function () {
+    const res = await raw('{"__proto__":{"from":"Evil","to":"Corp","items":[{"name":"x"}]}}');
+    expect(res.status).to.equal(400);
+    expect((await problems(res)).fields).to.include.members(['from', 'to', 'items']);
+  });
+
+  it('numbers are decimals only: "0x10", "0b11", "0o17" and "Infinity" are refused, "12.50" and "1e2" read', async function () {
+    const items = ['0x10', '0b11', '0o17', 'Infinity'].map((q) => ({ name: 'x', quantity: q }));
+    const res = await post(service, { ...base, items, tax: '0x5' });
+    expect(res.status).to.equal(400);
+    expect((await problems(res)).fields).to.have.members(['items[0].quantity', 'items[1].quantity', 'items[2].quantity', 'items[3].quantity', 'tax']);
+    const ok = await post(service, { ...base, items: [{ name: 'x', quantity: '1e2', unit_cost: ' 12.50 ' }] });
+    expect(ok.status).to.equal(200);
+  });
+
+  it('a body declared in a charset other than UTF-8 is a 415 that says to send UTF-8', async function () {
+    const res = await raw(JSON.stringify(base), 'application/json; charset=iso-8859-1');
+    expect(res.status).to.equal(415);
+    expect(((await res.json()) as { error: string }).error).to.contain('UTF-8');
+    expect((await raw(JSON.stringify(base), 'application/json; charset=UTF-8')).status).to.equal(200);
+  });
+
+  it('/ubl names every bad field at once: a bad date and a missing number', async function () {
+    const res = await post(service, { from: 'A', to: 'B', date: 'not a date', items: [{ name: 'x', quantity: 1, unit_cost: 1 }] }, { path: '/ubl' });
+    expect(res.status).to.equal(400);
+    expect((await problems(res)).fields).to.have.members(['number', 'date']);
   });
 });
