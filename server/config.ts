@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes. */
@@ -48,6 +49,8 @@ export interface Config {
   liveReload: boolean;
   /** Longest time to receive a whole request (headers and body); slower clients get 408. */
   requestTimeoutMs: number;
+  /** express's `trust proxy`: which peers' X-Forwarded-For / -Proto to believe (TRUST_PROXY; off by default). */
+  trustProxy: false | number | string;
   /** Documents per month: free plan, paid plan (null: unlimited). */
   planLimits: { free: number; paid: number | null };
   limits: Limits;
@@ -110,6 +113,16 @@ export function loadConfig(env: Env = process.env): Config {
   } catch {
     problems.push(`DOCUMENT_TIME_ZONE must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}"`);
   }
+  // TRUST_PROXY: off (default), a hop count, or a comma list of loopback / linklocal / uniquelocal / addresses / CIDRs.
+  const trustRaw = str('TRUST_PROXY', 'false').trim();
+  let trustProxy: Config['trustProxy'] = false;
+  if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
+  else if (trustRaw !== '' && trustRaw !== 'false') {
+    const bad = trustRaw.split(',').map((e) => e.trim()).filter((e) => !['loopback', 'linklocal', 'uniquelocal'].includes(e) && !ipaddr.isValid(e) && !ipaddr.isValidCIDR(e));
+    if (bad.length > 0 || trustRaw === 'true') {
+      problems.push(`TRUST_PROXY must be false, a hop count, or a comma list of loopback, linklocal, uniquelocal, addresses and CIDRs (not "true": that believes any client); got "${trustRaw}"`);
+    } else trustProxy = trustRaw;
+  }
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\/|^unix:\/\//.test(redisUrl)) {
     problems.push(`REDIS_URL must start with redis://, rediss:// or unix://, got "${redisUrl}"`);
@@ -137,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
     pageMaxRenders: int('PAGE_MAX_RENDERS', 100, 0, 10_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
+    trustProxy,
     studio: bool('STUDIO', false),
     liveReload: bool('LIVE_RELOAD', false),
     planLimits: {

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   | 'inactive_api_key'
   | 'quota_exceeded'
+  | 'too_many_failed_keys'
   | 'not_found'
   | 'method_not_allowed'
   | 'unsupported_type'
@@ -96,6 +97,11 @@ export const errors = {
   },
   inactiveKey(): AppError {
     return new AppError('inactive_api_key', 401, 'The API key has been revoked or is inactive. Create a new key and use it instead.');
+  },
+  tooManyFailedKeys(retryAfterSeconds: number): AppError {
+    return new AppError('too_many_failed_keys', 429, `Too many requests with a wrong API key from this address. Retry in ${retryAfterSeconds} s with a valid key.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
   },
   notFound(method: string, path: string): AppError {
     return new AppError('not_found', 404, `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF) or POST /ubl (UBL e-invoice).`);

@@ -26,3 +26,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A hash to compare against when the email is unknown, so that both answers take the same time. */
 export const DUMMY_HASH = 'scrypt$32768$8$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** The shortest password accepted; long enough that a list of common passwords has few entries to try. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** Why a new password is refused, or undefined: 12 to 200 characters, not the email, not one character repeated. */
+export function passwordProblem(password: string, email: string): string | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) return `Choose a password of ${MIN_PASSWORD_LENGTH} to 200 characters.`;
+  const lower = password.toLowerCase();
+  const local = email.split('@')[0] ?? '';
+  if (lower === email || (local.length >= 4 && lower.includes(local))) return 'Choose a password that is not your email address.';
+  if (new Set(password).size === 1) return 'Choose a password that is not one character repeated.';
+  return undefined;
+}

@@ -1,15 +1,18 @@
 // The account pages under /account: sign up, sign in, sign out, and the developer settings page (usage, API keys:
 // New, shown once, revoke with a confirmation). Server-rendered (render/pages.ts), no front-end framework.
-// Security: scrypt passwords; a session cookie (HttpOnly, SameSite=Lax, Secure behind TLS) whose token is stored only
-// hashed; a CSRF token on every form (double submit: a cookie and a hidden field that must match); one message for an
-// unknown email and a wrong password; sign-in attempts limited per email and per address, counted in the shared store
-// (so several instances share one count). The API stays Bearer-only:
-// nothing here authorizes POST / or POST /ubl.
+// Security: scrypt passwords (12 characters or more, not the email, not one character repeated); a session cookie
+// (HttpOnly, SameSite=Lax, Secure behind TLS) whose token is stored only hashed; a CSRF token on every form, derived
+// from the session token once signed in (before that, a cookie and a hidden field that must match), and the Origin
+// header checked on every POST; one message for an unknown email and a wrong password; sign-in attempts limited per
+// email and per client address (the proxy-aware req.ip), counted in the shared store (so several instances share one
+// count). A new key is shown once after a redirect (Post/Redirect/Get): it waits in the store for one read, encrypted
+// with the session token, which only the browser holds. The API stays Bearer-only: nothing here authorizes POST /.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import express, { type Request, type Response, type Router } from 'express';
+import { parse as parseCookies } from 'cookie';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../accounts/passwords';
+import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
 import type { KeyStore } from '../keys/key-store';
 import { nextPeriodStart, periodOf } from '../quota/quota';
 import { loadPages } from '../render/pages';
@@ -22,18 +25,37 @@ const SAME_FOR_BOTH = 'Email or password is incorrect.';
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const token = () => crypto.randomBytes(32).toString('base64url');
 
-function cookies(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (req.get('cookie') ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return out;
+/** The request's cookies (npm cookie: a malformed value such as `a=%` is kept as sent, never an exception). */
+function cookies(req: Request): Record<string, string | undefined> {
+  return parseCookies(req.get('cookie') ?? '');
 }
 
-/** Secure when the request reached us over TLS, directly or through the proxy. */
+/** Secure when the request reached us over TLS, directly or through a trusted proxy (TRUST_PROXY). */
 function secure(req: Request): boolean {
-  return req.secure || req.get('x-forwarded-proto') === 'https';
+  return req.secure;
+}
+
+/** A new key waits for its one display at most this long. */
+const FLASH_MS = 5 * 60_000;
+const derive = (purpose: string, sessionToken: string) => crypto.createHash('sha256').update(`${purpose}:${sessionToken}`).digest();
+
+/** The new key, encrypted so that only the holder of the session cookie can read it back (AES-256-GCM). */
+function seal(text: string, sessionToken: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', derive('flash-key', sessionToken), iv);
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+function unseal(sealed: string, sessionToken: string): string | undefined {
+  try {
+    const raw = Buffer.from(sealed, 'base64url');
+    const decipher = crypto.createDecipheriv('aes-256-gcm', derive('flash-key', sessionToken), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'>, clock: () => Date = () => new Date()): Router {
@@ -45,8 +67,11 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
   const setCookie = (req: Request, res: Response, name: string, value: string, maxAgeMs?: number) =>
     res.cookie(name, value, { httpOnly: true, sameSite: 'lax', secure: secure(req), path: '/account', ...(maxAgeMs ? { maxAge: maxAgeMs } : {}) });
 
-  /** The CSRF token of this browser (set when missing). */
+  /** The CSRF token for this browser's forms: derived from its session token when it has one (so a token is worth
+   * nothing with another session), else a random one in its own cookie (set when missing). */
   const csrfOf = (req: Request, res: Response): string => {
+    const sessionToken = cookies(req)[SESSION_COOKIE];
+    if (sessionToken) return derive('csrf', sessionToken).toString('base64url');
     let value = cookies(req)[CSRF_COOKIE];
     if (!value || !/^[\w-]{40,}$/.test(value)) {
       value = token();
@@ -55,10 +80,20 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     return value;
   };
   const csrfOk = (req: Request): boolean => {
-    const cookie = cookies(req)[CSRF_COOKIE];
+    const sessionToken = cookies(req)[SESSION_COOKIE];
+    const expected = sessionToken ? derive('csrf', sessionToken).toString('base64url') : cookies(req)[CSRF_COOKIE];
     const field = (req.body as { csrf?: string } | undefined)?.csrf;
-    return Boolean(cookie && field && cookie.length === field.length && crypto.timingSafeEqual(Buffer.from(cookie), Buffer.from(field)));
+    return Boolean(expected && typeof field === 'string' && expected.length === field.length && crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(field)));
   };
+  // Every form POST must come from a page of this site: a browser names the page's origin in Origin. (With helmet's
+  // `no-referrer` policy a browser sends `Origin: null` even from our own pages, so these pages say `same-origin`.)
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    res.set('Referrer-Policy', 'same-origin');
+    const origin = req.get('origin');
+    if (req.method !== 'POST' || !origin) return next();
+    if (origin !== `${req.protocol}://${req.get('host')}`) return refuseCsrf(res);
+    next();
+  });
   const page = (req: Request, res: Response, name: string, data: Record<string, unknown>, status = 200) =>
     res.status(status).type('html').set('Cache-Control', 'no-store').send(pages.render(name, { ...data, csrf: csrfOf(req, res) }));
   const session = async (req: Request) => {
@@ -82,7 +117,8 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     const password = String(req.body.password ?? '');
     const again = (error: string, status = 400) => page(req, res, 'sign-up', { title: 'Sign up', error, emailValue: email }, status);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200) return again('Enter a valid email address.');
-    if (password.length < 10 || password.length > 200) return again('Choose a password of 10 to 200 characters.');
+    const weak = passwordProblem(password, email);
+    if (weak) return again(weak);
     if (!(await store.createUser(email, await hashPassword(password)))) return again('An account with this email already exists. Sign in instead.', 409);
     await startSession(req, res, email);
     res.redirect(303, '/account/settings');
@@ -95,7 +131,7 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     const password = String(req.body.password ?? '');
     // Checked before the password: the 11th attempt in a minute for one account, or the 31st from one address (several
     // people may share it), is refused outright.
-    const limits = [{ key: `email:${email}`, max: 10 }, { key: `ip:${req.socket.remoteAddress ?? ''}`, max: 30 }];
+    const limits = [{ key: `email:${email}`, max: 10 }, { key: `ip:${req.ip ?? ''}`, max: 30 }];
     if (!(await store.recordAttempt(limits, 60_000, clock().getTime()))) {
       res.set('Retry-After', '60');
       return page(req, res, 'sign-in', { title: 'Sign in', error: 'Too many sign-in attempts. Wait a minute and try again.', emailValue: email }, 429);
@@ -116,7 +152,7 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     res.redirect(303, '/account/sign-in');
   });
 
-  const settings = async (req: Request, res: Response, extra: Record<string, unknown> = {}) => {
+  const settings = async (req: Request, res: Response) => {
     const who = await session(req);
     if (!who) return res.redirect(303, '/account/sign-in');
     const now = clock();
@@ -133,19 +169,30 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
       limit: limit ?? 'unlimited',
       reset: nextPeriodStart(now).toISOString().slice(0, 10),
       keys: keys.map((k) => ({ prefix: k.prefix, created: day(k.createdAt), lastUsed: day(k.lastUsedAt), active: k.active })),
+      newKey: await takeNewKey(req),
       baseUrl: `${req.protocol}://${req.get('host')}`,
-      ...extra,
     });
   };
   router.get('/settings', (req, res) => settings(req, res));
 
+  /** The key created just before this page, once: read and removed in one step. */
+  async function takeNewKey(req: Request): Promise<string | undefined> {
+    const sessionToken = cookies(req)[SESSION_COOKIE];
+    if (!sessionToken) return undefined;
+    const sealed = await store.takeFlash(sha256(`flash:${sessionToken}`), clock().getTime());
+    return sealed ? unseal(sealed, sessionToken) : undefined;
+  }
+
+  // Post/Redirect/Get: the key goes to the store for one read and the answer is a redirect, so that reloading the
+  // page shows nothing new and creates nothing.
   router.post('/keys', async (req, res) => {
     if (!csrfOk(req)) return refuseCsrf(res);
     const who = await session(req);
     if (!who) return res.redirect(303, '/account/sign-in');
+    const sessionToken = cookies(req)[SESSION_COOKIE]!;
     const { key } = await store.createKey(who.account);
-    // Shown in this response only; a reload shows the list without it.
-    return settings(req, res, { newKey: key });
+    await store.putFlash(sha256(`flash:${sessionToken}`), seal(key, sessionToken), clock().getTime() + FLASH_MS);
+    res.redirect(303, '/account/settings');
   });
 
   const ownKey = async (account: string, prefix: string) => (await store.listKeys(account)).find((k) => k.prefix === prefix);

@@ -25,7 +25,7 @@ export interface AppDeps {
   studio?: express.Router;
   /** The account pages (sign up, sign in, developer settings). */
   account?: express.Router;
-  config: Pick<Config, 'limits'>;
+  config: Pick<Config, 'limits' | 'trustProxy'>;
   pipeline: DocumentPipeline;
   keys: KeyStore;
   quota: Quota;
@@ -47,18 +47,28 @@ function requestIds(): RequestHandler {
   };
 }
 
-/** One JSON line per request: ids, account, type, status, duration, sizes. Never a field value. */
+/** The account as logs name it: an opaque id (accounts are named by their email, which logs never carry). */
+export function accountLogId(account: unknown): string | undefined {
+  return typeof account === 'string' ? `acct_${crypto.createHash('sha256').update(account).digest('hex').slice(0, 16)}` : undefined;
+}
+
+/**
+ * One JSON line per request: ids, the client address (through a trusted proxy, the client's), an opaque account id,
+ * type, status, duration, sizes. Never a field value, never an email. A client that went away before the answer is
+ * logged with status 499, as nginx does.
+ */
 function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
-    res.on('finish', () => {
+    const log = (status: number) => {
       logger.info(
         {
           requestId: res.locals.requestId,
           method: req.method,
           path: req.originalUrl.split('?')[0],
-          status: res.statusCode,
-          account: res.locals.account,
+          ip: req.ip,
+          status,
+          account: accountLogId(res.locals.account),
           type: res.locals.documentType,
           error: res.locals.errorCode,
           ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
@@ -67,6 +77,10 @@ function accessLog(logger: Logger): RequestHandler {
         },
         'request',
       );
+    };
+    res.on('finish', () => log(res.statusCode));
+    res.on('close', () => {
+      if (!res.writableFinished) log(499);
     });
     next();
   };
@@ -111,7 +125,9 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', false);
+  // Behind a proxy (TRUST_PROXY), req.ip and req.secure come from X-Forwarded-For / -Proto: limits, logs and Secure
+  // cookies then see the client, not the proxy.
+  app.set('trust proxy', deps.config.trustProxy);
   app.use(helmet());
   app.use(requestIds());
   app.use(accessLog(logger));

@@ -55,11 +55,17 @@ export interface KeyStore {
   createSession(tokenHash: string, email: string, expiresAt: number): Promise<void>;
   findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+  /** Keeps `value` under `id` until `expiresAt` (ms) or until it is taken, whichever is first (one-time messages). */
+  putFlash(id: string, value: string, expiresAt: number): Promise<void>;
+  /** The value under `id`, removed in the same step; undefined when there is none (or it expired). */
+  takeFlash(id: string, now: number): Promise<string | undefined>;
   /**
    * Records one attempt under each key if none has reached its limit within the last `windowMs`; false (nothing
    * recorded) otherwise. Shared by every instance that shares the store, like the quota.
    */
   recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
+  /** How many attempts `key` has within the last `windowMs` (recording nothing). */
+  countAttempts(key: string, windowMs: number, now: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -18,6 +18,7 @@ const k = {
   reservations: (account: string, period: string) => `${NS}reservations:${account}:${period}`,
   user: (email: string) => `${NS}user:${email}`,
   session: (hash: string) => `${NS}session:${hash}`,
+  flash: (id: string) => `${NS}flash:${id}`,
   attempts: (key: string) => `${NS}attempts:${key}`,
 };
 
@@ -208,6 +209,19 @@ export class RedisKeyStore implements KeyStore {
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.redis.del(k.session(tokenHash));
+  }
+
+  async putFlash(id: string, value: string, expiresAt: number): Promise<void> {
+    await this.redis.set(k.flash(id), value, 'PXAT', expiresAt);
+  }
+
+  async takeFlash(id: string, now: number): Promise<string | undefined> {
+    void now; // Redis expires the value itself.
+    return (await this.redis.getdel(k.flash(id))) ?? undefined;
+  }
+
+  async countAttempts(key: string, windowMs: number, now: number): Promise<number> {
+    return this.redis.zcount(k.attempts(key), `(${now - windowMs}`, '+inf');
   }
 
   async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {

@@ -54,6 +54,11 @@ CREATE TABLE IF NOT EXISTS sessions (
   email TEXT NOT NULL,
   expires_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS flash (
+  id TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
 `;
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
@@ -236,6 +241,20 @@ export class SqliteKeyStore implements KeyStore {
 
   async deleteSession(tokenHash: string): Promise<void> {
     this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  async putFlash(id: string, value: string, expiresAt: number): Promise<void> {
+    this.db.prepare('INSERT OR REPLACE INTO flash (id, value, expires_at) VALUES (?, ?, ?)').run(id, value, expiresAt);
+  }
+
+  async takeFlash(id: string, now: number): Promise<string | undefined> {
+    const row = this.db.prepare<[string], { value: string; expires_at: number }>('DELETE FROM flash WHERE id = ? RETURNING value, expires_at').get(id);
+    this.db.prepare('DELETE FROM flash WHERE expires_at <= ?').run(now);
+    return row && row.expires_at > now ? row.value : undefined;
+  }
+
+  async countAttempts(key: string, windowMs: number, now: number): Promise<number> {
+    return (this.db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE key = ? AND at > ?').get(key, now - windowMs)?.n) ?? 0;
   }
 
   async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {

@@ -79,11 +79,15 @@ describe('account pages', function () {
     expect(res.status).to.equal(200);
     expect(isPdf(new Uint8Array(await res.arrayBuffer()))).to.equal(true);
 
-    // Reload the settings page (a GET: reloading the POST answer would ask to send the form again).
-    await page.goto(`${service.url}/account/settings`);
+    // New answers with a redirect (Post/Redirect/Get): reloading the page twice shows the key no more and creates
+    // no other key.
+    expect(page.url()).to.equal(`${service.url}/account/settings`);
+    await page.reload();
+    await page.reload();
     expect(await page.$eval('#usage', (e) => e.textContent)).to.equal('1 / 100');
     expect(await page.$('#new-key'), 'the key is shown once').to.equal(null);
     expect(await page.content()).not.to.contain(key);
+    expect(await service.keys.listKeys('ada@example.com'), 'two reloads after New leave one key').to.have.length(1);
 
     await Promise.all([page.waitForNavigation(), page.click('a[href$="/revoke"]')]);
     await Promise.all([page.waitForNavigation(), page.click('#confirm-revoke')]);
@@ -168,10 +172,13 @@ describe('account pages on the Redis store', function () {
       });
       expect(signUp.status).to.equal(303);
       const session = /docgen_session=[^;]+/.exec(signUp.headers.get('set-cookie') ?? '')![0];
+      // Signed in, the forms carry a token derived from the session: read it from the settings page.
+      const settingsPage = await (await fetch(`${service.url}/account/settings`, { headers: { cookie: session } })).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(settingsPage)![1]!;
       const created = await fetch(`${service.url}/account/keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `${t.cookie}; ${session}` },
-        body: new URLSearchParams({ csrf: t.csrf }).toString(),
+        body: new URLSearchParams({ csrf }).toString(),
       });
       const key = /sk_[0-9A-Za-z]{32}/.exec(await created.text())![0];
       expect((await post(service, DOC, { key })).status).to.equal(200);
@@ -195,3 +202,93 @@ describe('account pages on the Redis store', function () {
     }
   });
 });
+
+describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 13)', function () {
+  this.timeout(60000);
+  let service: TestService;
+  before(async function () {
+    service = await startTestService({ TRUST_PROXY: 'loopback' });
+  });
+  after(async function () {
+    await service?.close();
+  });
+
+  const signUpRaw = async (email: string, password: string) => {
+    const t = await formToken(service.url, '/account/sign-up');
+    return fetch(`${service.url}/account/sign-up`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: t.cookie },
+      body: new URLSearchParams({ csrf: t.csrf, email, password }).toString(),
+    });
+  };
+
+  it('a malformed cookie is ignored, never a 500', async function () {
+    for (const page of ['/account', '/account/sign-in', '/account/sign-up', '/account/settings']) {
+      const res = await fetch(`${service.url}${page}`, { redirect: 'manual', headers: { cookie: 'a=%; docgen_session=%E0%A4%A; docgen_csrf=%' } });
+      expect(res.status, page).to.be.oneOf([200, 303]);
+    }
+  });
+
+  it('passwords: 12 characters or more, not the email, not one character repeated', async function () {
+    const weak = async (password: string) => (await (await signUpRaw('grace@example.com', password)).text()).match(/class="error"[^>]*>([^<]+)/)?.[1];
+    expect(await weak('elevenchars')).to.contain('12 to 200 characters');
+    expect(await weak('aaaaaaaaaaaaaaaa')).to.contain('one character repeated');
+    expect(await weak('grace@example.com')).to.contain('not your email');
+    expect(await weak('my-grace-password')).to.contain('not your email');
+    expect((await signUpRaw('grace@example.com', 'plenty of entropy here')).status).to.equal(303);
+  });
+
+  it('CSRF tokens are bound to the session, and a POST from another origin is refused', async function () {
+    const session = async (email: string) => {
+      const res = await signUpRaw(email, 'a fine long password');
+      const cookie = /docgen_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+      const page = await (await fetch(`${service.url}/account/settings`, { headers: { cookie } })).text();
+      return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1]! };
+    };
+    const a = await session('a@example.com');
+    const b = await session('b@example.com');
+    const newKey = (cookie: string, csrf: string, headers: Record<string, string> = {}) =>
+      fetch(`${service.url}/account/keys`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers }, body: `csrf=${csrf}` });
+    expect((await newKey(b.cookie, a.csrf)).status, "A's token with B's session").to.equal(403);
+    expect((await newKey(a.cookie, a.csrf, { origin: 'https://evil.example' })).status, 'another origin').to.equal(403);
+    expect((await newKey(a.cookie, a.csrf, { origin: 'null' })).status, 'an opaque origin').to.equal(403);
+    expect((await newKey(a.cookie, a.csrf, { origin: service.url })).status).to.equal(303);
+    expect(await service.keys.listKeys('a@example.com')).to.have.length(1);
+    expect(await service.keys.listKeys('b@example.com')).to.have.length(0);
+  });
+
+  it('behind a trusted proxy, sign-in limits count each client (X-Forwarded-For), not the proxy', async function () {
+    await signUpRaw('proxy@example.com', 'the right password 1');
+    const attempt = async (client: string, email: string) => {
+      const t = await formToken(service.url, '/account/sign-in');
+      return fetch(`${service.url}/account/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: t.cookie, 'x-forwarded-for': client },
+        body: new URLSearchParams({ csrf: t.csrf, email, password: 'wrong password!' }).toString(),
+      });
+    };
+    // One client tries 30 emails: its 31st attempt is refused, another client behind the same proxy is not.
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await attempt('203.0.113.7', `guess${i}@example.com`)).status);
+    expect(statuses.slice(0, 30)).to.deep.equal(Array(30).fill(401));
+    expect(statuses[30]).to.equal(429);
+    expect((await attempt('198.51.100.9', 'proxy@example.com')).status).to.equal(401);
+  });
+
+  it('wrong API keys from one address meet a limit: 429 with Retry-After, other addresses unaffected', async function () {
+    const guess = (client: string) =>
+      fetch(`${service.url}/`, { method: 'POST', headers: { authorization: `Bearer sk_${'x'.repeat(32)}`, 'x-forwarded-for': client, 'content-type': 'application/json' }, body: '{}' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 70; i++) statuses.push((await guess('203.0.113.50')).status);
+    expect(statuses.filter((s) => s === 401)).to.have.length(60);
+    expect(statuses.slice(60)).to.deep.equal(Array(10).fill(429));
+    const limited = await guess('203.0.113.50');
+    expect(limited.headers.get('retry-after')).to.equal('60');
+    expect((await guess('198.51.100.60')).status).to.equal(401);
+    // A valid key from another address still works.
+    expect((await post(service, DOC, { headers: { 'x-forwarded-for': '198.51.100.61' } })).status).to.equal(200);
+  });
+});
+

@@ -6,6 +6,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import pino from 'pino';
 import qs from 'qs';
+import { accountLogId } from '../../server/http/app';
 import { loadExamples } from '../helpers/examples';
 import { post, sharedService, startTestService } from '../helpers/service';
 
@@ -81,7 +82,8 @@ describe('logs', function () {
       expect(res.status).to.equal(200);
       expect(res.headers.get('x-request-id')).to.equal('req-12345');
       const entry = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.requestId === 'req-12345');
-      expect(entry).to.include({ method: 'POST', path: '/', status: 200, account: 'test-account', type: 'invoice' });
+      expect(entry).to.include({ method: 'POST', path: '/', status: 200, account: accountLogId('test-account'), type: 'invoice' });
+      expect(entry.account).to.match(/^acct_[0-9a-f]{16}$/);
       expect(entry!.ms).to.be.a('number');
       const all = lines.join('\n');
       for (const secret of ['Secret Seller', 'Confidential Buyer', 'Private item', 'hush']) expect(all).not.to.contain(secret);
