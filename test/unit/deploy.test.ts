@@ -7,6 +7,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse, parseAllDocuments } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Service } from 'kubernetes-models/v1/Service';
 import { projectRoot } from '../../server/config';
@@ -46,6 +49,15 @@ describe('docker-compose.yml', function () {
     const nginx = fs.readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8');
     expect(nginx).to.match(/server app:3000 resolve;/);
     expect(nginx).to.contain('proxy_pass http://docgen;');
+  });
+
+  it('keeps Redis on an internal network only, and the app trusts nginx for client addresses', function () {
+    expect(config.services.redis.networks).to.have.keys('back');
+    expect(config.networks.back.internal).to.equal(true);
+    expect(config.services.redis.ports).to.equal(undefined);
+    expect(config.services.lb.networks).to.not.have.property('back');
+    expect(config.services.app.networks).to.have.keys('front', 'back');
+    expect(config.services.app.environment.TRUST_PROXY).to.contain('172.16.0.0/12');
   });
 
   it('uses the official Redis image with a health check', function () {
@@ -94,6 +106,9 @@ describe('Kubernetes manifests', function () {
   };
   const MODELS: Record<string, new (data: Obj) => { validate(): void }> = {
     'apps/v1/Deployment': Deployment as never,
+    'apps/v1/StatefulSet': StatefulSet as never,
+    'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy as never,
+    'policy/v1/PodDisruptionBudget': PodDisruptionBudget as never,
     'v1/Service': Service as never,
     'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler as never,
   };
@@ -134,6 +149,26 @@ describe('Kubernetes manifests', function () {
     expect(hpa.spec.minReplicas).to.be.greaterThanOrEqual(2);
     const redisSvc = docs.find((x) => x.kind === 'Service' && x.metadata.name === 'docgen-redis')!;
     expect(redisSvc).to.not.equal(undefined);
+  });
+
+  it('Redis keeps its data (a StatefulSet with a volume and the append-only file), and only the service reaches it', function () {
+    const redis = docs.find((x) => x.kind === 'StatefulSet' && x.metadata.name === 'docgen-redis')!;
+    expect(redis.spec.template.spec.containers[0].args).to.include.members(['--appendonly', 'yes']);
+    expect(redis.spec.volumeClaimTemplates[0].metadata.name).to.equal(redis.spec.template.spec.containers[0].volumeMounts[0].name);
+    const policy = docs.find((x) => x.kind === 'NetworkPolicy')!;
+    expect(policy.spec.podSelector.matchLabels).to.deep.equal(redis.spec.template.metadata.labels);
+    expect(policy.spec.ingress).to.have.length(1);
+    expect(policy.spec.ingress[0].from).to.deep.equal([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'docgen' } } }]);
+  });
+
+  it('the service has a disruption budget, a preStop delay within its grace period, and trusts its proxies', function () {
+    const d = docs.find((x) => x.kind === 'Deployment' && x.metadata.name === 'docgen')!;
+    const c = d.spec.template.spec.containers[0];
+    const pdb = docs.find((x) => x.kind === 'PodDisruptionBudget')!;
+    expect(pdb.spec.selector.matchLabels).to.deep.equal(d.spec.template.metadata.labels);
+    expect(pdb.spec.minAvailable).to.be.greaterThanOrEqual(1);
+    expect(c.lifecycle.preStop.sleep.seconds).to.be.within(1, d.spec.template.spec.terminationGracePeriodSeconds - 30);
+    expect(c.env.find((e: Obj) => e.name === 'TRUST_PROXY').value).to.contain('10.0.0.0/8');
   });
 
   it('kustomization.yaml lists every manifest', function () {
