@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'unsupported_type'
   | 'renderer_busy'
   | 'render_timeout'
+  | 'client_closed_request'
   | 'internal';
 
 export class AppError extends Error {
@@ -120,6 +121,10 @@ export const errors = {
     return new AppError('render_timeout', 503, `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
+  },
+  /** The client went away before its document was ready (nginx's 499): nothing is sent, nothing is counted. */
+  clientClosed(): AppError {
+    return new AppError('client_closed_request', 499, 'The client closed the connection before the document was ready.');
   },
   ublType(type: string): AppError {
     return new AppError('unsupported_type', 400, `UBL output is available for invoice, receipt and credit_note, not ${type}`, {

@@ -152,9 +152,11 @@ export class DocumentPipeline {
     return this.assets.html.render(view, doc.theme);
   }
 
-  async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedDocument> {
+  /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). */
+  async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
     const html = await this.renderHtml(prepared, onLogoFailure);
     const pdf = await this.pdf.render(html.html, {
+      signal,
       format: prepared.doc.page_size,
       metadata: { title: html.title, author: html.author, creator: CREATOR },
     });
@@ -166,7 +168,7 @@ export class DocumentPipeline {
    * express fails with a 400 before any rendering), then the PDF is printed and put in, and the exact text that will be
    * sent is XSD-validated (well under a millisecond for a one-page invoice, as the schema is compiled once).
    */
-  async renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedUbl> {
+  async renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedUbl> {
     if (!this.xsd) throw new Error('UBL output needs the XSD validator');
     const { doc, locale, totals } = prepared;
     const label = (key: 'discounts_title' | 'shipping_title'): string => labelFor(doc, this.assets.catalogues, locale.language, key);
@@ -179,7 +181,7 @@ export class DocumentPipeline {
       pdfFilename: filename,
       labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
     });
-    const rendered = await this.renderPdf(prepared, onLogoFailure);
+    const rendered = await this.renderPdf(prepared, onLogoFailure, signal);
     const base64 = Buffer.from(rendered.pdf.buffer, rendered.pdf.byteOffset, rendered.pdf.byteLength).toString('base64');
     const xml = ubl.xml.replace(PDF_PLACEHOLDER, () => base64);
     const xsdErrors = await this.xsd.validate(xml, ubl.root);

@@ -186,22 +186,34 @@ export function createApp(deps: AppDeps): express.Express {
   const logoLogger = (res: Response) => (reason: string) =>
     logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
 
-  /** Runs `render` on one reserved document of the account's quota: committed on success, released on failure. */
-  const counted = async <T>(res: Response, render: () => Promise<T>): Promise<T> => {
+  /**
+   * Runs `render` on one reserved document of the account's quota: committed on success, released on failure. The
+   * render gets a signal that aborts when the client goes away (its render is cancelled, in the queue or mid-print);
+   * a document finished for a client that has left is not counted either.
+   */
+  const counted = async <T>(res: Response, render: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) gone.abort();
+    };
+    res.on('close', onClose);
     const ticket = await deps.quota.reserve(res.locals.account as string, res.locals.plan as Plan);
     try {
-      const out = await render();
+      const out = await render(gone.signal);
+      if (gone.signal.aborted) throw errors.clientClosed();
       await ticket.commit();
       return out;
     } catch (err) {
       await ticket.release();
       throw err;
+    } finally {
+      res.off('close', onClose);
     }
   };
 
   app.all('/', negotiate, only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res);
-    const { pdf, filename } = await counted(res, () => pipeline.renderPdf(prepared, logoLogger(res)));
+    const { pdf, filename } = await counted(res, (signal) => pipeline.renderPdf(prepared, logoLogger(res), signal));
     res
       .status(200)
       .set('Content-Type', 'application/pdf')
@@ -212,7 +224,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res, UBL_TYPES);
-    const { xml, filename } = await counted(res, () => pipeline.renderUbl(prepared, logoLogger(res)));
+    const { xml, filename } = await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal));
     res
       .status(200)
       .set('Content-Type', 'application/xml; charset=utf-8')

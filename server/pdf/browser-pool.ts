@@ -13,6 +13,9 @@ export interface PdfOptions {
   margin?: { top: number; right: number; bottom: number; left: number };
   /** Document information; the title and language also come from the HTML's <title> and lang. */
   metadata?: PdfMetadata;
+  /** Aborted when nobody waits for the PDF any more (the client went away): the render leaves the queue, or its
+   * page is closed mid-print, and the call rejects with errors.clientClosed(). */
+  signal?: AbortSignal;
 }
 
 const PRODUCER = 'docgen-service (Chromium Skia/PDF)';
@@ -133,9 +136,10 @@ export class BrowserPool implements PdfRenderer {
 
   async render(html: string, options: PdfOptions): Promise<Uint8Array> {
     if (this.closed) throw errors.rendererBusy(5);
+    if (options.signal?.aborted) throw errors.clientClosed();
     const queued = performance.now();
     const deadline = Date.now() + this.opts.timeoutMs;
-    await this.acquireSlot(deadline);
+    await this.acquireSlot(deadline, options.signal);
     const started = performance.now();
     try {
       const pdf = await this.renderInSlot(html, options, deadline, true);
@@ -161,7 +165,7 @@ export class BrowserPool implements PdfRenderer {
 
   // --- slots and queue -------------------------------------------------------------------------
 
-  private async acquireSlot(deadline: number): Promise<void> {
+  private async acquireSlot(deadline: number, signal?: AbortSignal): Promise<void> {
     if (this.active < this.opts.concurrency && this.waiters.length === 0) {
       this.active++;
       return;
@@ -170,13 +174,19 @@ export class BrowserPool implements PdfRenderer {
       throw errors.rendererBusy(this.retryAfterSeconds());
     }
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const leave = (err: AppError): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         const i = this.waiters.indexOf(wake);
         if (i >= 0) this.waiters.splice(i, 1);
-        reject(errors.renderTimeout(this.retryAfterSeconds()));
-      }, Math.max(0, deadline - Date.now()));
+        reject(err);
+      };
+      const timer = setTimeout(() => leave(errors.renderTimeout(this.retryAfterSeconds())), Math.max(0, deadline - Date.now()));
+      const onAbort = (): void => leave(errors.clientClosed());
+      signal?.addEventListener('abort', onAbort, { once: true });
       const wake = (): void => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         if (this.closed) reject(errors.rendererBusy(5));
         else resolve();
       };
@@ -304,8 +314,12 @@ export class BrowserPool implements PdfRenderer {
       });
       return new Uint8Array(Buffer.from(data, 'base64'));
     })();
+    let onAbort: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DeadlineError()), remaining());
+      // The client went away: stop waiting; the catch below closes the page, which ends the print in Chromium.
+      onAbort = () => reject(errors.clientClosed());
+      options.signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
       const pdf = await Promise.race([work, timeout]);
@@ -333,6 +347,7 @@ export class BrowserPool implements PdfRenderer {
       throw err;
     } finally {
       clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     }
   }
 

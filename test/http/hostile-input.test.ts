@@ -4,8 +4,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
+import pino from 'pino';
 import { pdfImageCount } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
 import { descendants } from '../helpers/processes';
@@ -185,5 +187,51 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     const res = await post(service, { from: 'A', to: 'B', date: 'not a date', items: [{ name: 'x', quantity: 1, unit_cost: 1 }] }, { path: '/ubl' });
     expect(res.status).to.equal(400);
     expect((await problems(res)).fields).to.have.members(['number', 'date']);
+  });
+});
+
+describe('a client that leaves cancels its render (issue 14, finding 8)', function () {
+  this.timeout(120000);
+  it('6 requests abandoned after 150 ms: renders cancelled, 0 documents counted, each logged as 499', async function () {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    });
+    const service = await startTestService({ RENDER_CONCURRENCY: '1' }, { logger: pino({ level: 'info' }, sink) });
+    try {
+      const period = new Date().toISOString().slice(0, 7);
+      const long = { from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i}`, description: 'A description that wraps a little.', quantity: 1, unit_cost: 1 })) };
+      const before = service.pdf.stats().renders;
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, i) => {
+          const controller = new AbortController();
+          setTimeout(() => controller.abort(), 150);
+          const res = fetch(`${service.url}/`, {
+            method: 'POST',
+            signal: controller.signal,
+            headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json', 'x-request-id': `gone-${i}` },
+            body: JSON.stringify(long),
+          });
+          await res.then(() => expect.fail('the request was abandoned'), (err: Error) => expect(err.name).to.equal('AbortError'));
+        }),
+      );
+      // Wait for the pool to settle (the cancelled work leaves it), then count.
+      const settle = Date.now() + 20000;
+      while ((service.pdf.stats().active > 0 || service.pdf.stats().queued > 0) && Date.now() < settle) await new Promise((r) => setTimeout(r, 50));
+      const stats = service.pdf.stats();
+      console.log(`      6 abandoned: ${stats.renders - before} renders completed, ${await service.keys.usage('test-account', period)} documents counted`);
+      expect(await service.keys.usage('test-account', period)).to.equal(0);
+      expect(stats.renders - before, 'renders completed for nobody').to.be.at.most(1);
+      const logged = lines.map((l) => JSON.parse(l) as { requestId?: string; status?: number }).filter((e) => e.requestId?.startsWith('gone-'));
+      expect(logged.map((e) => e.status)).to.deep.equal(Array(6).fill(499));
+      // The service goes on: the next request renders and counts.
+      expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
+      expect(await service.keys.usage('test-account', period)).to.equal(1);
+    } finally {
+      await service.close();
+    }
   });
 });
