@@ -3,6 +3,7 @@
 // it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
 // self-contained (inline CSS, data: fonts and images).
 import { isolatedFontEnv } from './font-isolation';
+import { startWatchdog } from './watchdog';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer';
 import { AppError, errors } from '../errors';
 import { withMetadata, type PdfMetadata } from './metadata';
@@ -53,6 +54,8 @@ export interface BrowserPoolOptions {
    */
   maxRendersPerPage?: number;
   onEvent?: (event: string, detail?: Record<string, unknown>) => void;
+  /** How often the watchdog asks the browser for its version, and how long it waits (defaults 2 s and 3 s). */
+  watchdog?: { intervalMs: number; timeoutMs: number };
   /** After each successful render: time waited for a page, and time printing. */
   onRender?: (queueWaitMs: number, renderMs: number) => void;
 }
@@ -107,6 +110,8 @@ export class BrowserPool implements PdfRenderer {
   private closed = false;
   private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0 };
 
+  private watchdog: { stop(): void } | undefined;
+
   constructor(private readonly opts: BrowserPoolOptions) {}
 
   /** Launches the browser and opens the pages, so that the first request does not pay for it. */
@@ -114,10 +119,29 @@ export class BrowserPool implements PdfRenderer {
     const browser = await this.getBrowser();
     const pages = await Promise.all(Array.from({ length: this.opts.concurrency }, () => this.newPage(browser)));
     this.idle.push(...pages);
+    this.watchdog ??= startWatchdog({
+      intervalMs: this.opts.watchdog?.intervalMs ?? 2000,
+      timeoutMs: this.opts.watchdog?.timeoutMs ?? 3000,
+      probe: () => (this.browser?.connected && !this.launching ? this.browser.version() : undefined),
+      onHung: () => this.replaceHungBrowser(),
+    });
   }
 
   isReady(): boolean {
     return !this.closed && this.browser?.connected === true;
+  }
+
+  /** A browser that does not answer: its process group is killed (which ends its connection, so renders waiting on
+   * it fail and retry once), and a new one is launched at once, so that readiness returns without a request. */
+  private replaceHungBrowser(): void {
+    const hung = this.browser;
+    if (!hung || this.closed) return;
+    this.browser = undefined;
+    this.idle = [];
+    this.counters.browserRestarts++;
+    this.opts.onEvent?.('browser_hung');
+    killGroup(hung.process()?.pid);
+    void this.start().catch((err: Error) => this.opts.onEvent?.('browser_relaunch_failed', { error: err.message }));
   }
 
   /** The Chromium main process id (for operators and tests). */
@@ -152,6 +176,7 @@ export class BrowserPool implements PdfRenderer {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.watchdog?.stop();
     for (const w of this.waiters.splice(0)) w();
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));
     this.browser = undefined;
@@ -292,13 +317,19 @@ export class BrowserPool implements PdfRenderer {
     const remaining = (): number => Math.max(1, deadline - Date.now());
     const work = (async () => {
       page = await this.takePage();
+      // A renderer that crashes (killed, out of memory) leaves its DevTools calls unanswered: the page's `error`
+      // event ends the render at once, and it is retried once on a fresh page.
+      const current = page;
+      const crashed = new Promise<never>((_, reject) => current.once('error', (err: Error) => reject(err)));
+      crashed.catch(() => undefined);
+      const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, crashed]);
       // Two DevTools round trips per render: write-and-wait, then print returning the bytes in the reply. Puppeteer's
       // setContent() + pdf() take about seven (lifecycle events, a fonts check, a stream read in chunks, its close),
       // each of which waits its turn on the event loop behind other requests' work.
-      await page.evaluate(writeDocument, html);
+      await guard(page.evaluate(writeDocument, html));
       const paper = PAPER[options.format];
       const margin = options.margin ?? DEFAULT_MARGIN;
-      const { data } = await this.sessions.get(page)!.send('Page.printToPDF', {
+      const { data } = await guard(this.sessions.get(page)!.send('Page.printToPDF', {
         transferMode: 'ReturnAsBase64',
         paperWidth: paper.width,
         paperHeight: paper.height,
@@ -311,7 +342,7 @@ export class BrowserPool implements PdfRenderer {
         // header/footer templates cannot (they fall back to system fonts) and cost time.
         displayHeaderFooter: false,
         generateTaggedPDF: true,
-      });
+      }));
       return new Uint8Array(Buffer.from(data, 'base64'));
     })();
     let onAbort: (() => void) | undefined;
@@ -339,7 +370,7 @@ export class BrowserPool implements PdfRenderer {
       }
       if (err instanceof AppError) throw err;
       if (mayRetry && Date.now() < deadline && !this.closed) {
-        // A crashed or disconnected browser: relaunch once and try again.
+        // A crashed renderer, or a crashed, hung or disconnected browser: try once more (relaunched if need be).
         this.opts.onEvent?.('render_retry', { error: (err as Error).message });
         if (!this.browser?.connected) this.counters.browserRestarts++;
         return this.renderInSlot(html, options, deadline, false);

@@ -51,6 +51,73 @@ describe('browser crash', function () {
   });
 });
 
+describe('hung browser and crashed renderer (issue 14, finding 4)', function () {
+  this.timeout(60000);
+
+  it('a stopped browser (SIGSTOP) is found by the watchdog: /readyz turns not ready within 10 s and a new browser serves the next request', async function () {
+    const service = await startTestService({ RENDER_TIMEOUT_MS: '20000' });
+    const pool = service.pdf as BrowserPool;
+    const hungPid = pool.browserPid()!;
+    const tree = [hungPid, ...descendants(hungPid)];
+    try {
+      for (const pid of tree) process.kill(pid, 'SIGSTOP');
+      const stoppedAt = Date.now();
+      // A request sent to the hung browser: answered once the watchdog replaces it, far within its 20 s deadline.
+      const inFlight = post(service, DOC).then((res) => ({ status: res.status, ms: Date.now() - stoppedAt }));
+      let notReadyAfter = -1;
+      while (Date.now() - stoppedAt < 10000) {
+        const ready = await fetch(`${service.url}/readyz`);
+        if (ready.status === 503) {
+          notReadyAfter = Date.now() - stoppedAt;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      console.log(`      SIGSTOP: /readyz not ready after ${notReadyAfter} ms`);
+      expect(notReadyAfter).to.be.within(0, 10000);
+      const first = await inFlight;
+      console.log(`      the request sent to the hung browser: ${first.status} after ${first.ms} ms`);
+      expect(first.status).to.equal(200);
+      expect(first.ms).to.be.lessThan(12000);
+      expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
+      expect(pool.browserPid()).to.not.equal(hungPid);
+      expect(((await (await fetch(`${service.url}/readyz`)).json()) as { status: string }).status).to.equal('ready');
+      expect(await waitGone(tree, 5000), 'the hung browser is gone').to.deep.equal([]);
+    } finally {
+      for (const pid of tree) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await service.close();
+    }
+  });
+
+  it('a renderer killed mid-render: the render is retried on a fresh page at once, not after the deadline', async function () {
+    const service = await startTestService({ RENDER_TIMEOUT_MS: '20000', RENDER_CONCURRENCY: '1' });
+    const pool = service.pdf as BrowserPool;
+    try {
+      const long = { from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 1 })) };
+      const started = Date.now();
+      const res = post(service, long).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()), ms: Date.now() - started }));
+      // Kill the renderer processes while the document is being written or printed.
+      await new Promise((r) => setTimeout(r, 300));
+      const renderers = descendants(pool.browserPid()!).filter((pid) => {
+        try {
+          return require('node:fs').readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+        } catch {
+          return false;
+        }
+      });
+      expect(renderers.length).to.be.greaterThan(0);
+      for (const pid of renderers) process.kill(pid, 'SIGKILL');
+      const out = await res;
+      console.log(`      renderer killed mid-render: ${out.status} after ${out.ms} ms`);
+      expect(out.status).to.equal(200);
+      expect(isPdf(out.body)).to.equal(true);
+      expect(out.ms).to.be.lessThan(10000);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('page replacement', function () {
   this.timeout(60000);
 
