@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'renderer_busy'
   | 'render_timeout'
   | 'client_closed_request'
+  | 'store_unavailable'
   | 'internal';
 
 export class AppError extends Error {
@@ -119,6 +120,12 @@ export const errors = {
   },
   renderTimeout(retryAfterSeconds: number): AppError {
     return new AppError('render_timeout', 503, `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  },
+  /** The key store is busy or unreachable (a write lock held elsewhere, Redis down): try again shortly. */
+  storeUnavailable(retryAfterSeconds: number): AppError {
+    return new AppError('store_unavailable', 503, `The key store is busy or unreachable. Retry in ${retryAfterSeconds} s.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
   },

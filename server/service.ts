@@ -11,6 +11,7 @@ import { accountRouter } from './http/account';
 import { startLiveReload } from './dev/live-reload';
 import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
+import { guardStore } from './keys/store-guard';
 import { Quota } from './quota/quota';
 import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
@@ -42,7 +43,9 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const assets = loadAssets(options.root ?? projectRoot(), config.limits);
-  const keys = options.keys ?? openStore(config);
+  const keys = guardStore(options.keys ?? openStore(config), (method, err) =>
+    logger.warn({ method, error: (err as Error).message }, 'key store busy or unreachable; trying again'),
+  );
   let pdf = options.pdf;
   const metrics = createMetrics(() => pdf!.stats());
   if (!pdf) {
@@ -82,7 +85,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, root, reload) : undefined;
   const account = accountRouter(keys, config, options.clock);
-  const app = createApp({ config, pipeline, keys, quota, logger, metrics, studio: studio?.router, account, isReady: () => pdf.isReady(), poolStats: () => pdf.stats() });
+  const app = createApp({ config, pipeline, keys, quota, logger, metrics, studio: studio?.router, account, isReady: () => pdf.isReady(), xsdReady: () => xsd!.validator.check(), poolStats: () => pdf.stats() });
   // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
   // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.
   // Node checks these timeouts on an interval (30 s by default); check often enough to honour short limits.

@@ -32,6 +32,8 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   isReady: () => boolean;
+  /** Whether the XSD worker answers (absent: not checked). */
+  xsdReady?: () => Promise<boolean>;
   poolStats: () => PoolStats;
 }
 
@@ -136,13 +138,19 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', (_req, res) => {
-    // Ready when the browser answers and the schemas are loaded (they are, or the service would not have started).
-    const ready = deps.isReady();
+  app.get('/readyz', async (_req, res) => {
+    // Ready when the browser answers, the key store answers (and is still the file opened) and the XSD worker
+    // validates; the schemas are loaded, or the service would not have started.
     const pool = deps.poolStats();
+    const browser = deps.isReady();
+    const [keyStore, xsd] = await Promise.all([deps.keys.check().catch(() => false), deps.xsdReady?.() ?? Promise.resolve(true)]);
+    const ready = browser && keyStore && xsd;
+    if (!ready) res.set('Retry-After', '5');
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not ready',
-      browser: ready ? 'connected' : 'disconnected',
+      browser: browser ? 'connected' : 'disconnected',
+      keyStore: keyStore ? 'ok' : 'unavailable',
+      xsd: xsd ? 'ok' : 'unavailable',
       queueDepth: pool.queued,
       activeRenders: pool.active,
       idlePages: pool.idlePages,

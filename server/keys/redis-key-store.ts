@@ -220,6 +220,10 @@ export class RedisKeyStore implements KeyStore {
     return (await this.redis.getdel(k.flash(id))) ?? undefined;
   }
 
+  async check(): Promise<boolean> {
+    return this.redis.status === 'ready';
+  }
+
   async countAttempts(key: string, windowMs: number, now: number): Promise<number> {
     return this.redis.zcount(k.attempts(key), `(${now - windowMs}`, '+inf');
   }

@@ -76,17 +76,24 @@ interface KeyRow {
 
 export class SqliteKeyStore implements KeyStore {
   private readonly db: Database.Database;
+  /** The inode of the file opened: a file deleted or replaced under the service is not ready. */
+  private readonly inode: number | undefined;
+  private readonly file: string;
   private readonly byHash: Database.Statement<[string], KeyRow>;
   private readonly touch: Database.Statement<[string, string]>;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
+    this.file = file;
+    this.inode = file === ':memory:' ? undefined : fs.statSync(file).ino;
     this.db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL syncs at checkpoints, not at every commit: a crash of the process loses nothing, a power
     // failure may lose the last commits (a few counts of usage), never the database. Every request commits twice.
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    // SQLite waits for another process's write lock by blocking this thread, hence the whole service: at most 10 ms
+    // per try here; store-guard.ts tries again asynchronously, then answers 503.
+    this.db.pragma('busy_timeout = 10');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
     const select = `SELECT k.hash, k.prefix, k.active, k.created_at, k.last_used_at, a.name AS account, a.plan
@@ -139,7 +146,11 @@ export class SqliteKeyStore implements KeyStore {
     if (!row.active) return { status: 'inactive' };
     const now = new Date();
     if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
-      this.touch.run(now.toISOString(), hash);
+      try {
+        this.touch.run(now.toISOString(), hash);
+      } catch {
+        // last_used_at is information, not a reason to refuse a valid key: a busy store skips it this time.
+      }
     }
     return { status: 'ok', account: row.account, plan: row.plan };
   }
@@ -251,6 +262,16 @@ export class SqliteKeyStore implements KeyStore {
     const row = this.db.prepare<[string], { value: string; expires_at: number }>('DELETE FROM flash WHERE id = ? RETURNING value, expires_at').get(id);
     this.db.prepare('DELETE FROM flash WHERE expires_at <= ?').run(now);
     return row && row.expires_at > now ? row.value : undefined;
+  }
+
+  async check(): Promise<boolean> {
+    try {
+      if (this.inode !== undefined && fs.statSync(this.file).ino !== this.inode) return false;
+      this.db.prepare('SELECT 1').get();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async countAttempts(key: string, windowMs: number, now: number): Promise<number> {

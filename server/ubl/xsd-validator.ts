@@ -46,6 +46,22 @@ export class XsdValidator {
     });
   }
 
+  /** Whether the worker answers a validation within `ms` (for readiness). */
+  async check(ms = 1000): Promise<boolean> {
+    if (this.closed) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const answer = this.validate('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>', 'Invoice').then(
+      () => true,
+      () => false,
+    );
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.worker.terminate();

@@ -20,7 +20,8 @@ describe('operations endpoints', function () {
     expect(ready.status).to.equal(200);
     const body = (await ready.json()) as Record<string, unknown>;
     expect(body).to.include({ status: 'ready', browser: 'connected' });
-    expect(body).to.have.keys('status', 'browser', 'queueDepth', 'activeRenders', 'idlePages', 'rendersCompleted', 'browserRestarts', 'pagesReplaced');
+    expect(body).to.have.keys('status', 'browser', 'keyStore', 'xsd', 'queueDepth', 'activeRenders', 'idlePages', 'rendersCompleted', 'browserRestarts', 'pagesReplaced');
+    expect(body).to.include({ keyStore: 'ok', xsd: 'ok' });
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 
