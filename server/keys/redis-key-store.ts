@@ -72,6 +72,14 @@ export class RedisKeyStore implements KeyStore {
 
   constructor(url: string) {
     const redis = connectRedis(url);
+    // Once connected, a lost connection fails commands at once instead of queueing them until Redis is back (which
+    // held requests for half a minute): store-guard.ts then answers 503 with Retry-After. Before the first connection
+    // commands wait, so that start-up does not race the connect.
+    redis.once('ready', () => {
+      redis.options.enableOfflineQueue = false;
+    });
+    // Connection errors are expected while Redis is down; each failed command is reported by the guard.
+    redis.on('error', () => undefined);
     redis.defineCommand('quotaReserve', { numberOfKeys: 2, lua: RESERVE });
     redis.defineCommand('quotaCommit', { numberOfKeys: 2, lua: COMMIT });
     redis.defineCommand('attempt', { lua: ATTEMPT });

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { expect } from 'chai';
+import { startRedis } from '../helpers/redis';
 import { post, startTestService, type TestService } from '../helpers/service';
 
 /** A second process that takes SQLite's write lock on `file` and holds it until killed. */
@@ -73,5 +74,32 @@ describe('key store faults', function () {
     const res = await fetch(`${service.url}/readyz`);
     expect(res.status).to.equal(503);
     expect(await res.json()).to.include({ status: 'not ready', keyStore: 'unavailable', browser: 'connected' });
+  });
+});
+
+describe('key store faults on Redis', function () {
+  this.timeout(60000);
+  it('Redis down: documents get 503 store_unavailable with Retry-After within seconds, /readyz names the key store', async function () {
+    const redis = await startRedis();
+    const service = await startTestService({ REDIS_URL: redis.url });
+    try {
+      expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
+      await redis.stop();
+      const started = performance.now();
+      const res = await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] });
+      const ms = performance.now() - started;
+      const body = (await res.json()) as { code?: string };
+      console.log(`      Redis down: ${res.status} ${body.code} after ${ms.toFixed(0)} ms`);
+      expect(res.status).to.equal(503);
+      expect(body.code).to.equal('store_unavailable');
+      expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect(ms).to.be.lessThan(5000);
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).to.equal(503);
+      expect(await ready.json()).to.include({ keyStore: 'unavailable' });
+    } finally {
+      await service.close();
+      await redis.stop().catch(() => undefined);
+    }
   });
 });
