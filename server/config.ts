@@ -49,6 +49,10 @@ export interface Config {
   liveReload: boolean;
   /** Longest time to receive a whole request (headers and body); slower clients get 408. */
   requestTimeoutMs: number;
+  /** A renderer process above this resident size (MiB) is killed, failing its render (RENDERER_MAX_RSS_MB; 0: off). */
+  rendererMaxRssMiB: number;
+  /** Wrong API keys one client address may send per minute before its requests get 429 (0: no limit). */
+  apiKeyFailuresPerMinute: number;
   /** express's `trust proxy`: which peers' X-Forwarded-For / -Proto to believe (TRUST_PROXY; off by default). */
   trustProxy: false | number | string;
   /** Documents per month: free plan, paid plan (null: unlimited). */
@@ -149,8 +153,10 @@ export function loadConfig(env: Env = process.env): Config {
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
     pageMaxRenders: int('PAGE_MAX_RENDERS', 100, 0, 10_000_000),
+    rendererMaxRssMiB: int('RENDERER_MAX_RSS_MB', 1024, 0, 1_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
     trustProxy,
+    apiKeyFailuresPerMinute: int('API_KEY_FAILURES_PER_MINUTE', 60, 0, 1_000_000_000),
     studio: bool('STUDIO', false),
     liveReload: bool('LIVE_RELOAD', false),
     planLimits: {

@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'unsupported_type'
   | 'renderer_busy'
   | 'render_timeout'
+  | 'render_failed'
   | 'client_closed_request'
   | 'store_unavailable'
   | 'internal';
@@ -122,6 +123,15 @@ export const errors = {
     return new AppError('render_timeout', 503, `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
+  },
+  /** The renderer failed twice on the document (crashed, or killed over its memory limit). */
+  renderFailed(retryAfterSeconds: number): AppError {
+    return new AppError(
+      'render_failed',
+      503,
+      `The renderer failed twice on this document (a document that needs more memory than a renderer may use fails this way). Retry in ${retryAfterSeconds} s, or send a smaller logo or fewer lines.`,
+      { headers: { 'Retry-After': String(retryAfterSeconds) } },
+    );
   },
   /** The key store is busy or unreachable (a write lock held elsewhere, Redis down): try again shortly. */
   storeUnavailable(retryAfterSeconds: number): AppError {

@@ -57,6 +57,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       timeoutMs: config.renderTimeoutMs,
       maxRendersPerBrowser: config.browserMaxRenders,
       maxRendersPerPage: config.pageMaxRenders,
+      rendererMaxRssMiB: config.rendererMaxRssMiB,
       onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
       onRender: (wait, render) => metrics.observeRender(wait, render),
     });

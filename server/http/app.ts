@@ -25,7 +25,7 @@ export interface AppDeps {
   studio?: express.Router;
   /** The account pages (sign up, sign in, developer settings). */
   account?: express.Router;
-  config: Pick<Config, 'limits' | 'trustProxy'>;
+  config: Pick<Config, 'limits' | 'trustProxy' | 'apiKeyFailuresPerMinute'>;
   pipeline: DocumentPipeline;
   keys: KeyStore;
   quota: Quota;
@@ -176,7 +176,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.set('Content-Language', locale.tag);
     next();
   };
-  const documentRoute = [requireApiKey(deps.keys), bodyPreconditions(deps.config.limits.maxBodyBytes), rawBody(deps.config.limits.maxBodyBytes)];
+  const documentRoute = [requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute), bodyPreconditions(deps.config.limits.maxBodyBytes), rawBody(deps.config.limits.maxBodyBytes)];
 
   const prepare = (req: Request, res: Response, allowedTypes?: ReadonlySet<string>) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

@@ -67,6 +67,7 @@ export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>)
       },
     });
   mirrored('docgen_pool_browser_restarts_total', 'Browser relaunches (crash, disconnect, recycling)', (s) => s.browserRestarts);
+  mirrored('docgen_pool_renderers_killed_total', 'Renderer processes killed for going over RENDERER_MAX_RSS_MB', (s) => s.renderersKilled);
   mirrored('docgen_pool_pages_replaced_total', 'Pages replaced by fresh ones after PAGE_MAX_RENDERS renders', (s) => s.pagesReplaced);
   stat('docgen_pool_renders_total', 'Renders completed since start', (s) => s.renders);
 

@@ -3,6 +3,7 @@
 // it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
 // self-contained (inline CSS, data: fonts and images).
 import { isolatedFontEnv } from './font-isolation';
+import { rendererMemory } from './process-memory';
 import { startWatchdog } from './watchdog';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer';
 import { AppError, errors } from '../errors';
@@ -36,6 +37,8 @@ export interface PoolStats {
   browserRestarts: number;
   blockedRequests: number;
   pagesReplaced: number;
+  /** Renderer processes killed for going over rendererMaxRssMiB. */
+  renderersKilled: number;
 }
 
 export interface BrowserPoolOptions {
@@ -56,6 +59,8 @@ export interface BrowserPoolOptions {
   onEvent?: (event: string, detail?: Record<string, unknown>) => void;
   /** How often the watchdog asks the browser for its version, and how long it waits (defaults 2 s and 3 s). */
   watchdog?: { intervalMs: number; timeoutMs: number };
+  /** A renderer process above this resident size (MiB) is killed, which fails its render (0: no limit). */
+  rendererMaxRssMiB?: number;
   /** After each successful render: time waited for a page, and time printing. */
   onRender?: (queueWaitMs: number, renderMs: number) => void;
 }
@@ -108,7 +113,8 @@ export class BrowserPool implements PdfRenderer {
   private waiters: (() => void)[] = [];
   private rendersOnBrowser = 0;
   private closed = false;
-  private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0 };
+  private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, renderersKilled: 0 };
+  private memoryWatch: NodeJS.Timeout | undefined;
 
   private watchdog: { stop(): void } | undefined;
 
@@ -125,6 +131,26 @@ export class BrowserPool implements PdfRenderer {
       probe: () => (this.browser?.connected && !this.launching ? this.browser.version() : undefined),
       onHung: () => this.replaceHungBrowser(),
     });
+    const maxRss = this.opts.rendererMaxRssMiB ?? 0;
+    if (maxRss > 0 && !this.memoryWatch) {
+      // Chromium has no renderer memory cap: a renderer over the limit is killed; its render ends (the page's crash
+      // event), is retried once, and a second failure is a 503. Checked with the watchdog's period.
+      this.memoryWatch = setInterval(() => {
+        const pid = this.browser?.process()?.pid;
+        if (!pid) return;
+        for (const r of rendererMemory(pid)) {
+          if (r.rssMiB <= maxRss) continue;
+          this.counters.renderersKilled++;
+          this.opts.onEvent?.('renderer_over_memory', { rssMiB: Math.round(r.rssMiB), limitMiB: maxRss });
+          try {
+            process.kill(r.pid, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
+      }, Math.min(this.opts.watchdog?.intervalMs ?? 2000, 500));
+      this.memoryWatch.unref();
+    }
   }
 
   isReady(): boolean {
@@ -177,6 +203,7 @@ export class BrowserPool implements PdfRenderer {
   async close(): Promise<void> {
     this.closed = true;
     this.watchdog?.stop();
+    clearInterval(this.memoryWatch);
     for (const w of this.waiters.splice(0)) w();
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));
     this.browser = undefined;
@@ -375,7 +402,10 @@ export class BrowserPool implements PdfRenderer {
         if (!this.browser?.connected) this.counters.browserRestarts++;
         return this.renderInSlot(html, options, deadline, false);
       }
-      throw err;
+      // Failed twice (the renderer crashed or was killed over its memory limit, or the browser died again): the
+      // client gets a 503 with the reason, never a 500.
+      this.opts.onEvent?.('render_failed', { error: (err as Error).message });
+      throw errors.renderFailed(this.retryAfterSeconds());
     } finally {
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);

@@ -34,6 +34,9 @@ export async function startTestService(env: Record<string, string> = {}, options
     SQLITE_PATH: path.join(dir, 'keys.db'),
     LOGO_ALLOW_PRIVATE: 'true',
     LOGO_TIMEOUT_MS: '2000',
+    // Tests of one process share 127.0.0.1: the fuzz test's hundreds of wrong keys must not lock the others out.
+    // The limit itself is tested with its default (test/http/account.test.ts).
+    API_KEY_FAILURES_PER_MINUTE: '0',
     CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '',
     ...env,
   });
@@ -86,7 +89,7 @@ export function fakeRenderer(render: PdfRenderer['render'] = async () => new Tex
   return {
     render,
     isReady: () => true,
-    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0 }),
+    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, renderersKilled: 0 }),
     close: async () => undefined,
   };
 }

@@ -207,7 +207,7 @@ describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 
   this.timeout(60000);
   let service: TestService;
   before(async function () {
-    service = await startTestService({ TRUST_PROXY: 'loopback' });
+    service = await startTestService({ TRUST_PROXY: 'loopback', API_KEY_FAILURES_PER_MINUTE: '60' });
   });
   after(async function () {
     await service?.close();

@@ -118,6 +118,32 @@ describe('hung browser and crashed renderer (issue 14, finding 4)', function () 
   });
 });
 
+describe('renderer memory limit (issue 14)', function () {
+  this.timeout(60000);
+
+  it('a renderer over RENDERER_MAX_RSS_MB is killed: its document gets 503 render_failed within seconds, the next one renders', async function () {
+    const service = await startTestService({ RENDERER_MAX_RSS_MB: '150', RENDER_CONCURRENCY: '1' });
+    const pool = service.pdf as BrowserPool;
+    try {
+      const heavy = { from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i} of a heavy document`, description: 'Two lines of description\nfor every one of a thousand items.', quantity: 1, unit_cost: 1 })) };
+      const started = Date.now();
+      const res = await post(service, heavy);
+      const ms = Date.now() - started;
+      const body = (await res.json()) as { code?: string };
+      console.log(`      heavy document with a 150 MiB renderer limit: ${res.status} ${body.code} after ${ms} ms, ${pool.stats().renderersKilled} renderers killed`);
+      expect(res.status).to.equal(503);
+      expect(body.code).to.equal('render_failed');
+      expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect(ms).to.be.lessThan(15000);
+      expect(pool.stats().renderersKilled).to.be.greaterThanOrEqual(2);
+      expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
+      expect(await (await fetch(`${service.url}/metrics`)).text()).to.match(/docgen_pool_renderers_killed_total [2-9]/);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('page replacement', function () {
   this.timeout(60000);
 

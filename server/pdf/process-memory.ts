@@ -1,0 +1,48 @@
+// Resident memory of a browser's renderer processes, read from /proc (Linux). Chromium has no switch that caps a
+// renderer's memory, and an address-space limit (ulimit -v) breaks it (it reserves terabytes), so the pool watches:
+// a renderer above its limit is killed, which ends the render it was doing (see browser-pool.ts).
+// Must not know about pages or documents. Elsewhere than Linux it reports nothing.
+import fs from 'node:fs';
+
+export interface RendererMemory {
+  pid: number;
+  rssMiB: number;
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The renderer processes below `rootPid` (its process tree), with their resident size. */
+export function rendererMemory(rootPid: number): RendererMemory[] {
+  let pids: number[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const pid of pids) {
+    const ppid = parentOf(pid);
+    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const out: RendererMemory[] = [];
+  const stack = [...(children.get(rootPid) ?? [])];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    stack.push(...(children.get(pid) ?? []));
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const kb = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      out.push({ pid, rssMiB: kb / 1024 });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
