@@ -18,8 +18,8 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-/** The renderer processes below `rootPid` (its process tree), with their resident size. */
-export function rendererMemory(rootPid: number): RendererMemory[] {
+/** Every live descendant of `rootPid` (not `rootPid` itself), from /proc. */
+export function descendants(rootPid: number): number[] {
   let pids: number[];
   try {
     pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
@@ -31,11 +31,20 @@ export function rendererMemory(rootPid: number): RendererMemory[] {
     const ppid = parentOf(pid);
     if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   }
-  const out: RendererMemory[] = [];
+  const out: number[] = [];
   const stack = [...(children.get(rootPid) ?? [])];
   while (stack.length > 0) {
     const pid = stack.pop()!;
+    out.push(pid);
     stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** The renderer processes below `rootPid` (its process tree), with their resident size. */
+export function rendererMemory(rootPid: number): RendererMemory[] {
+  const out: RendererMemory[] = [];
+  for (const pid of descendants(rootPid)) {
     try {
       if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
       const kb = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);

@@ -1,32 +1,8 @@
 // Process trees from /proc, to prove that no Chromium process outlives the service.
 import fs from 'node:fs';
 
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every live descendant of `root` (not `root` itself). */
-export function descendants(root: number): number[] {
-  const all = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
-  const children = new Map<number, number[]>();
-  for (const pid of all) {
-    const ppid = parentOf(pid);
-    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  }
-  const out: number[] = [];
-  const stack = [...(children.get(root) ?? [])];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    out.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
+/** Every live descendant of a process (the service's own implementation, from /proc). */
+export { descendants } from '../../server/pdf/process-memory';
 
 export function alive(pid: number): boolean {
   try {
