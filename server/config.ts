@@ -35,6 +35,8 @@ export interface Config {
   logoAllowedHosts: ReadonlySet<string>;
   logoTimeoutMs: number;
   logoMaxBytes: number;
+  /** Logo cache: freshness floor and ceiling, how long a failure is remembered, and its size (logo-cache.ts). */
+  logoCache: { minFreshMs: number; maxFreshMs: number; failureMs: number; maxBytes: number };
   /** IANA zone used for "today" when a request omits `date`. */
   timeZone: string;
   renderConcurrency: number;
@@ -147,6 +149,12 @@ export function loadConfig(env: Env = process.env): Config {
     logoAllowedHosts: new Set(str('LOGO_ALLOWED_HOSTS', '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     logoTimeoutMs: int('LOGO_TIMEOUT_MS', 5000, 100, 60000),
     logoMaxBytes: int('LOGO_MAX_BYTES', 2 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+    logoCache: {
+      minFreshMs: int('LOGO_CACHE_MIN_SECONDS', 60, 0, 86400 * 30) * 1000,
+      maxFreshMs: int('LOGO_CACHE_MAX_SECONDS', 86400, 0, 86400 * 30) * 1000,
+      failureMs: int('LOGO_FAILURE_CACHE_SECONDS', 60, 0, 86400) * 1000,
+      maxBytes: int('LOGO_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
+    },
     timeZone,
     renderConcurrency: int('RENDER_CONCURRENCY', Math.max(1, Math.min(os.availableParallelism(), 8)), 1, 64),
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),

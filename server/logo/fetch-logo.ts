@@ -23,6 +23,24 @@ export interface LogoOptions {
 
 export type LogoResult = { ok: true; dataUri: string } | { ok: false; reason: string };
 
+/** What a response says about caching it (logo-cache.ts decides what to do with it). */
+export interface CacheHeaders {
+  cacheControl?: string;
+  expires?: string;
+  date?: string;
+  etag?: string;
+  lastModified?: string;
+}
+
+/** A fetch of a logo URL, possibly conditional: the image, or "not modified", with the response's cache headers. */
+export type LogoFetch = (LogoResult & { headers?: CacheHeaders }) | { ok: true; notModified: true; headers: CacheHeaders };
+
+/** Validators for a conditional request (a revalidation of a cached logo). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/avif']);
 const MAX_REDIRECTS = 3;
 /** The largest logo drawn: 4096 × 4096 pixels (16.8 megapixels, a 64 MiB bitmap); a logo prints at most 220 × 90 px. */
@@ -72,7 +90,20 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
   };
 }
 
-function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal): Promise<{ redirect?: string; type?: string; body?: Buffer }> {
+function cacheHeaders(res: http.IncomingMessage): CacheHeaders {
+  const h = (name: string) => {
+    const v = res.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  return { cacheControl: h('cache-control'), expires: h('expires'), date: h('date'), etag: h('etag'), lastModified: h('last-modified') };
+}
+
+function fetchOnce(
+  url: URL,
+  opts: LogoOptions,
+  signal: AbortSignal,
+  validators?: Validators,
+): Promise<{ redirect?: string; type?: string; body?: Buffer; notModified?: boolean; headers?: CacheHeaders }> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const allowPrivate = opts.allowPrivate || opts.allowedHosts?.has(url.host) === true || opts.allowedHosts?.has(url.hostname) === true;
@@ -83,9 +114,23 @@ function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal): Promise<{ 
     const client = url.protocol === 'https:' ? https : http;
     const req = client.get(
       url,
-      { lookup: guardedLookup(allowPrivate), signal, headers: { accept: 'image/*', 'user-agent': 'docgen-service logo fetcher' } },
+      {
+        lookup: guardedLookup(allowPrivate),
+        signal,
+        headers: {
+          accept: 'image/*',
+          'user-agent': 'docgen-service logo fetcher',
+          ...(validators?.etag ? { 'if-none-match': validators.etag } : {}),
+          ...(validators?.lastModified ? { 'if-modified-since': validators.lastModified } : {}),
+        },
+      },
       (res) => {
         const status = res.statusCode ?? 0;
+        if (status === 304 && validators) {
+          res.resume();
+          resolve({ notModified: true, headers: cacheHeaders(res) });
+          return;
+        }
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
           resolve({ redirect: res.headers.location });
@@ -119,7 +164,7 @@ function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal): Promise<{ 
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ type, body: Buffer.concat(chunks) }));
+        res.on('end', () => resolve({ type, body: Buffer.concat(chunks), headers: cacheHeaders(res) }));
         res.on('error', reject);
       },
     );
@@ -129,7 +174,11 @@ function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal): Promise<{ 
 
 const DATA_URI = /^data:(image\/[a-z0-9.+-]+)(;[a-z0-9=.+-]+)*;base64,([a-z0-9+/=\s]+)$/i;
 
-export async function fetchLogo(logo: string, opts: LogoOptions): Promise<LogoResult> {
+/**
+ * The logo for `logo`: a data: URI is checked and used as is; an http(s) URL is fetched (conditionally when
+ * `validators` are given), with the response's cache headers.
+ */
+export async function fetchLogo(logo: string, opts: LogoOptions, validators?: Validators): Promise<LogoFetch> {
   if (logo.startsWith('data:')) {
     const m = DATA_URI.exec(logo);
     if (!m || !IMAGE_TYPES.has(m[1]!.toLowerCase())) return { ok: false, reason: 'the data: URI is not a base64 image' };
@@ -142,12 +191,13 @@ export async function fetchLogo(logo: string, opts: LogoOptions): Promise<LogoRe
     let url = new URL(logo);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${url.protocol} URLs are not fetched` };
-      const res = await fetchOnce(url, opts, signal);
+      const res = await fetchOnce(url, opts, signal, validators);
       if (res.redirect) {
         url = new URL(res.redirect, url);
         continue;
       }
-      return image(res.type!, res.body!);
+      if (res.notModified) return { ok: true, notModified: true, headers: res.headers ?? {} };
+      return { ...image(res.type!, res.body!), headers: res.headers };
     }
     return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
   } catch (err) {

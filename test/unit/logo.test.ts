@@ -28,7 +28,7 @@ describe('logo fetcher', function () {
   it('fetches an image and returns it as a data: URI', async function () {
     const r = await fetchLogo(`${base}/logo.png`, open);
     expect(r.ok).to.equal(true);
-    if (r.ok) expect(r.dataUri).to.equal(`data:image/png;base64,${png.toString('base64')}`);
+    if (r.ok && "dataUri" in r) expect(r.dataUri).to.equal(`data:image/png;base64,${png.toString("base64")}`);
   });
 
   it('follows a redirect, but not forever', async function () {
