@@ -1,13 +1,16 @@
-// PDF printing: one Chromium (Debian's chromium-headless-shell), a few reused pages, a bounded queue and a deadline per
-// render. This is the only module that imports puppeteer. It takes HTML and page options and returns PDF bytes;
+// PDF printing: one Chromium (launch.ts), a few reused pages (replaced after PAGE_MAX_RENDERS), a bounded queue
+// (render-queue.ts) and a deadline per render, a watchdog (watchdog.ts) and a renderer memory limit
+// (process-memory.ts); printing itself is print-page.ts. It takes HTML and page options and returns PDF bytes;
 // it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
 // self-contained (inline CSS, data: fonts and images).
-import { isolatedFontEnv } from './font-isolation';
-import { rendererMemory } from './process-memory';
+import { killGroup, launchChromium } from './launch';
+import { watchRendererMemory } from './process-memory';
 import { startWatchdog } from './watchdog';
-import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer';
+import type { Browser, CDPSession, Page } from 'puppeteer';
 import { AppError, errors } from '../errors';
 import { withMetadata, type PdfMetadata } from './metadata';
+import { printPage } from './print-page';
+import { RenderQueue } from './render-queue';
 
 export interface PdfOptions {
   format: 'letter' | 'a4';
@@ -65,39 +68,7 @@ export interface BrowserPoolOptions {
   onRender?: (queueWaitMs: number, renderMs: number) => void;
 }
 
-const DEFAULT_MARGIN = { top: 0.55, right: 0.6, bottom: 0.75, left: 0.6 };
-/** Paper sizes in inches (puppeteer's own table). */
-const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 8.27, height: 11.7 } } as const;
-
-/** What writeDocument uses of the page's globals (the server is compiled without the DOM's types). */
-interface PageGlobals {
-  document: { open(): void; write(html: string): void; close(): void; readyState: string; fonts: { ready: Promise<unknown> } };
-  addEventListener(type: 'load', listener: () => void, options: { once: boolean }): void;
-}
-
-/**
- * Runs in the page (through DevTools, which works with the page's JavaScript off): replaces the document, then waits
- * for its load event and its fonts, all in one round trip.
- */
-async function writeDocument(html: string): Promise<void> {
-  const page = globalThis as unknown as PageGlobals;
-  page.document.open();
-  page.document.write(html);
-  page.document.close();
-  if (page.document.readyState !== 'complete') await new Promise<void>((resolve) => page.addEventListener('load', resolve, { once: true }));
-  await page.document.fonts.ready;
-}
-
 class DeadlineError extends Error {}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
 
 export class BrowserPool implements PdfRenderer {
   private browser: Browser | undefined;
@@ -109,16 +80,18 @@ export class BrowserPool implements PdfRenderer {
   private readonly pageRenders = new WeakMap<Page, number>();
   private readonly retired = new WeakSet<Page>();
   private readonly replacing = new WeakSet<Page>();
-  private active = 0;
-  private waiters: (() => void)[] = [];
   private rendersOnBrowser = 0;
   private closed = false;
   private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, renderersKilled: 0 };
-  private memoryWatch: NodeJS.Timeout | undefined;
+  private memoryWatch: { stop(): void } | undefined;
 
   private watchdog: { stop(): void } | undefined;
 
-  constructor(private readonly opts: BrowserPoolOptions) {}
+  private readonly queue: RenderQueue;
+
+  constructor(private readonly opts: BrowserPoolOptions) {
+    this.queue = new RenderQueue(opts.concurrency, opts.queueLimit);
+  }
 
   /** Launches the browser and opens the pages, so that the first request does not pay for it. */
   async start(): Promise<void> {
@@ -132,25 +105,18 @@ export class BrowserPool implements PdfRenderer {
       onHung: () => this.replaceHungBrowser(),
     });
     const maxRss = this.opts.rendererMaxRssMiB ?? 0;
-    if (maxRss > 0 && !this.memoryWatch) {
-      // Chromium has no renderer memory cap: a renderer over the limit is killed; its render ends (the page's crash
-      // event), is retried once, and a second failure is a 503. Checked with the watchdog's period.
-      this.memoryWatch = setInterval(() => {
-        const pid = this.browser?.process()?.pid;
-        if (!pid) return;
-        for (const r of rendererMemory(pid)) {
-          if (r.rssMiB <= maxRss) continue;
-          this.counters.renderersKilled++;
-          this.opts.onEvent?.('renderer_over_memory', { rssMiB: Math.round(r.rssMiB), limitMiB: maxRss });
-          try {
-            process.kill(r.pid, 'SIGKILL');
-          } catch {
-            // Already gone.
-          }
-        }
-      }, Math.min(this.opts.watchdog?.intervalMs ?? 2000, 500));
-      this.memoryWatch.unref();
-    }
+    this.memoryWatch ??=
+      maxRss > 0
+        ? watchRendererMemory({
+            intervalMs: Math.min(this.opts.watchdog?.intervalMs ?? 2000, 500),
+            maxRssMiB: maxRss,
+            rootPid: () => this.browser?.process()?.pid,
+            onKill: (rssMiB) => {
+              this.counters.renderersKilled++;
+              this.opts.onEvent?.('renderer_over_memory', { rssMiB: Math.round(rssMiB), limitMiB: maxRss });
+            },
+          })
+        : undefined;
   }
 
   isReady(): boolean {
@@ -181,7 +147,7 @@ export class BrowserPool implements PdfRenderer {
   }
 
   stats(): PoolStats {
-    return { active: this.active, queued: this.waiters.length, idlePages: this.idle.length, ...this.counters };
+    return { active: this.queue.running, queued: this.queue.waiting, idlePages: this.idle.length, ...this.counters };
   }
 
   async render(html: string, options: PdfOptions): Promise<Uint8Array> {
@@ -189,22 +155,22 @@ export class BrowserPool implements PdfRenderer {
     if (options.signal?.aborted) throw errors.clientClosed();
     const queued = performance.now();
     const deadline = Date.now() + this.opts.timeoutMs;
-    await this.acquireSlot(deadline, options.signal);
+    await this.queue.acquire(deadline, options.signal);
     const started = performance.now();
     try {
       const pdf = await this.renderInSlot(html, options, deadline, true);
       this.opts.onRender?.(started - queued, performance.now() - started);
       return pdf;
     } finally {
-      this.releaseSlot();
+      this.queue.release();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.watchdog?.stop();
-    clearInterval(this.memoryWatch);
-    for (const w of this.waiters.splice(0)) w();
+    this.memoryWatch?.stop();
+    this.queue.close();
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));
     this.browser = undefined;
     this.idle = [];
@@ -213,49 +179,6 @@ export class BrowserPool implements PdfRenderer {
       await browser.close().catch(() => undefined);
       killGroup(pid);
     }
-  }
-
-  // --- slots and queue -------------------------------------------------------------------------
-
-  private async acquireSlot(deadline: number, signal?: AbortSignal): Promise<void> {
-    if (this.active < this.opts.concurrency && this.waiters.length === 0) {
-      this.active++;
-      return;
-    }
-    if (this.waiters.length >= this.opts.queueLimit) {
-      throw errors.rendererBusy(this.retryAfterSeconds());
-    }
-    await new Promise<void>((resolve, reject) => {
-      const leave = (err: AppError): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        const i = this.waiters.indexOf(wake);
-        if (i >= 0) this.waiters.splice(i, 1);
-        reject(err);
-      };
-      const timer = setTimeout(() => leave(errors.renderTimeout(this.retryAfterSeconds())), Math.max(0, deadline - Date.now()));
-      const onAbort = (): void => leave(errors.clientClosed());
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const wake = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if (this.closed) reject(errors.rendererBusy(5));
-        else resolve();
-      };
-      this.waiters.push(wake);
-    });
-    this.active++;
-  }
-
-  private releaseSlot(): void {
-    this.active--;
-    const next = this.waiters.shift();
-    if (next) next();
-  }
-
-  /** Seconds a client should wait: the queue drained at about one render per second per page, at least 1. */
-  private retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil((this.waiters.length + this.active) / Math.max(1, this.opts.concurrency)));
   }
 
   // --- browser and pages -----------------------------------------------------------------------
@@ -271,31 +194,7 @@ export class BrowserPool implements PdfRenderer {
   }
 
   private async launch(): Promise<Browser> {
-    const browser = await puppeteer.launch({
-      executablePath: this.opts.executablePath,
-      headless: 'shell',
-      // DevTools over a pipe rather than a WebSocket on loopback TCP: no framing, masking or TCP stack for the
-      // ~45 KB of HTML sent and the PDF read back per render.
-      pipe: true,
-      // The network is closed to the page anyway; these flags stop Chromium's own background traffic.
-      args: [
-        ...(this.opts.sandbox ? [] : ['--no-sandbox']),
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-default-apps',
-        '--disable-extensions',
-        '--no-first-run',
-        '--disable-quic',
-        '--font-render-hinting=none',
-      ],
-      env: await isolatedFontEnv(),
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    const browser = await launchChromium(this.opts);
     // Puppeteer starts Chromium as a process group leader: killing the group reaches every helper process (zygote,
     // renderers, GPU), which a crash of the main process alone would leave behind as orphans.
     const pid = browser.process()?.pid;
@@ -344,33 +243,7 @@ export class BrowserPool implements PdfRenderer {
     const remaining = (): number => Math.max(1, deadline - Date.now());
     const work = (async () => {
       page = await this.takePage();
-      // A renderer that crashes (killed, out of memory) leaves its DevTools calls unanswered: the page's `error`
-      // event ends the render at once, and it is retried once on a fresh page.
-      const current = page;
-      const crashed = new Promise<never>((_, reject) => current.once('error', (err: Error) => reject(err)));
-      crashed.catch(() => undefined);
-      const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, crashed]);
-      // Two DevTools round trips per render: write-and-wait, then print returning the bytes in the reply. Puppeteer's
-      // setContent() + pdf() take about seven (lifecycle events, a fonts check, a stream read in chunks, its close),
-      // each of which waits its turn on the event loop behind other requests' work.
-      await guard(page.evaluate(writeDocument, html));
-      const paper = PAPER[options.format];
-      const margin = options.margin ?? DEFAULT_MARGIN;
-      const { data } = await guard(this.sessions.get(page)!.send('Page.printToPDF', {
-        transferMode: 'ReturnAsBase64',
-        paperWidth: paper.width,
-        paperHeight: paper.height,
-        marginTop: margin.top,
-        marginRight: margin.right,
-        marginBottom: margin.bottom,
-        marginLeft: margin.left,
-        printBackground: true,
-        // Page numbers come from the page's own @page margin boxes, which use its inline fonts; Chromium's
-        // header/footer templates cannot (they fall back to system fonts) and cost time.
-        displayHeaderFooter: false,
-        generateTaggedPDF: true,
-      }));
-      return new Uint8Array(Buffer.from(data, 'base64'));
+      return printPage(page, this.sessions.get(page)!, html, options);
     })();
     let onAbort: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -393,7 +266,7 @@ export class BrowserPool implements PdfRenderer {
       void (page as Page | undefined)?.close().catch(() => undefined);
       if (err instanceof DeadlineError) {
         this.opts.onEvent?.('render_timeout');
-        throw errors.renderTimeout(this.retryAfterSeconds());
+        throw errors.renderTimeout(this.queue.retryAfterSeconds());
       }
       if (err instanceof AppError) throw err;
       if (mayRetry && Date.now() < deadline && !this.closed) {
@@ -405,7 +278,7 @@ export class BrowserPool implements PdfRenderer {
       // Failed twice (the renderer crashed or was killed over its memory limit, or the browser died again): the
       // client gets a 503 with the reason, never a 500.
       this.opts.onEvent?.('render_failed', { error: (err as Error).message });
-      throw errors.renderFailed(this.retryAfterSeconds());
+      throw errors.renderFailed(this.queue.retryAfterSeconds());
     } finally {
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
@@ -452,7 +325,7 @@ export class BrowserPool implements PdfRenderer {
 
   private maybeRecycleBrowser(): void {
     const max = this.opts.maxRendersPerBrowser;
-    if (max <= 0 || this.rendersOnBrowser < max || this.active > 1) return;
+    if (max <= 0 || this.rendersOnBrowser < max || this.queue.running > 1) return;
     const old = this.browser;
     this.browser = undefined;
     this.idle = [];

@@ -55,3 +55,25 @@ export function rendererMemory(rootPid: number): RendererMemory[] {
   }
   return out;
 }
+
+/**
+ * Every `intervalMs`, kills each renderer below `rootPid()` whose resident size is above `maxRssMiB` (its render then
+ * fails: the page's crash event). Chromium has no switch for this.
+ */
+export function watchRendererMemory(opts: { intervalMs: number; maxRssMiB: number; rootPid: () => number | undefined; onKill: (rssMiB: number) => void }): { stop(): void } {
+  const timer = setInterval(() => {
+    const root = opts.rootPid();
+    if (!root) return;
+    for (const r of rendererMemory(root)) {
+      if (r.rssMiB <= opts.maxRssMiB) continue;
+      try {
+        process.kill(r.pid, 'SIGKILL');
+        opts.onKill(r.rssMiB);
+      } catch {
+        // Already gone.
+      }
+    }
+  }, opts.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
