@@ -30,9 +30,20 @@ function cookies(req: Request): Record<string, string | undefined> {
   return parseCookies(req.get('cookie') ?? '');
 }
 
-/** Secure when the request reached us over TLS, directly or through a trusted proxy (TRUST_PROXY). */
+/** Secure when the request reached us over TLS, directly or through a proxy (trusted by TRUST_PROXY, or saying so in
+ * X-Forwarded-Proto: a client that lies about it only makes its own browser withhold the cookie). */
 function secure(req: Request): boolean {
-  return req.secure;
+  return req.secure || req.get('x-forwarded-proto') === 'https';
+}
+
+/** Whether an Origin header names this site: its host (and port) is the one the request was sent to. The scheme is
+ * not compared: behind a TLS proxy the service sees http while the browser says https. */
+function sameSite(origin: string, req: Request): boolean {
+  try {
+    return new URL(origin).host === (req.get('x-forwarded-host') && req.app.get('trust proxy') ? req.get('x-forwarded-host') : req.get('host'));
+  } catch {
+    return false;
+  }
 }
 
 /** A new key waits for its one display at most this long. */
@@ -91,7 +102,7 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     res.set('Referrer-Policy', 'same-origin');
     const origin = req.get('origin');
     if (req.method !== 'POST' || !origin) return next();
-    if (origin !== `${req.protocol}://${req.get('host')}`) return refuseCsrf(res);
+    if (!sameSite(origin, req)) return refuseCsrf(res);
     next();
   });
   const page = (req: Request, res: Response, name: string, data: Record<string, unknown>, status = 200) =>

@@ -51,15 +51,15 @@ interface FamilyConfig {
   han?: HanVariant;
 }
 
-/** Combining marks and format characters (ZWJ, ZWNJ, variation selectors) belong to the cluster they join: they are
- * drawn by the font of the character before them, so they must not pull in a family of their own when that one
- * covers them (ZWJ is in the Arabic, Bengali and emoji subsets alike). */
 /** Families in fallback order for one kind of document, and a key naming that order. */
 interface Order {
   key: string;
   families: number[];
 }
 
+/** Combining marks and format characters (ZWJ, ZWNJ, variation selectors) belong to the cluster they join: they are
+ * drawn by the font of the character before them, so they must not pull in a family of their own when that one
+ * covers them (ZWJ is in the Arabic, Bengali and emoji subsets alike). */
 const JOINING = /[\p{M}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u;
 
 /**
@@ -156,39 +156,48 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
   });
   if (problems.length > 0) throw new FontLoadError(problems);
 
-  const covers = (face: Face, cp: number): boolean =>
-    face.ranges.some(([a, b]) => cp >= a && cp <= b) && (face.cmap ??= cmapOf(face.file)).has(cp);
-  // Memoized per code point; bounded, since hostile text can name any of 1.1 million code points.
-  const familyFaces = new LRUCache<string, Face[]>({ max: 20000 });
+  // Per family, its faces' ranges sorted by start, with the largest end so far: the faces whose range holds a code
+  // point are found by binary search (a document of 30,000 distinct characters asks ~26 families each).
+  interface Span {
+    start: number;
+    end: number;
+    face: Face;
+  }
+  const spans: { list: Span[]; maxEnd: number[] }[] = families.map((_, family) => {
+    const list = faces.filter((f) => f.family === family).flatMap((face) => face.ranges.map(([start, end]) => ({ start, end, face })));
+    list.sort((x, y) => x.start - y.start);
+    let max = -1;
+    return { list, maxEnd: list.map((sp) => (max = Math.max(max, sp.end))) };
+  });
   const facesOf = (family: number, cp: number): Face[] => {
-    const key = `${family}:${cp}`;
-    let found = familyFaces.get(key);
-    if (!found) {
-      found = faces.filter((f) => f.family === family && covers(f, cp));
-      familyFaces.set(key, found);
+    const { list, maxEnd } = spans[family]!;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.start <= cp) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: Face[] = [];
+    for (let i = lo - 1; i >= 0 && maxEnd[i]! >= cp; i--) {
+      const { end, face } = list[i]!;
+      if (end >= cp && !found.includes(face) && (face.cmap ??= cmapOf(face.file)).has(cp)) found.push(face);
     }
     return found;
   };
-  /** Code point → the faces to inline for it (every weight of the first family covering it). Memoized. */
-  const firstFaces = new LRUCache<string, Face[]>({ max: 20000 });
+  /** Code point → the faces to inline for it (every weight of the first family covering it). */
   const lookup = (cp: number, order: Order): Face[] => {
-    const key = `${order.key}:${cp}`;
-    let found = firstFaces.get(key);
-    if (!found) {
-      found = [];
-      for (const family of order.families) {
-        found = facesOf(family, cp);
-        if (found.length > 0) break;
-      }
-      firstFaces.set(key, found);
+    for (const family of order.families) {
+      const found = facesOf(family, cp);
+      if (found.length > 0) return found;
     }
-    return found;
+    return [];
   };
   /** Fallback order for a document: fonts.json order, the CJK family matching the text first among the CJK ones. */
   const hanFamilies = families.flatMap((entry, family) => (entry.han ? [family] : []));
   const orderFor = (variant: HanVariant | undefined): Order => {
     const order = families.map((_, family) => family);
-    const preferred = families.findIndex((entry) => entry.han === variant);
+    const preferred = variant === undefined ? -1 : families.findIndex((entry) => entry.han === variant);
     if (preferred >= 0) {
       const reordered = [preferred, ...hanFamilies.filter((f) => f !== preferred)];
       hanFamilies.forEach((slot, i) => (order[slot] = reordered[i]!));
@@ -217,15 +226,25 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
       const order = orderFor(hanVariant(text));
       const chosen = new Set<Face>(lookup(0x41, order));
       let previous: number | undefined;
+      // Each distinct code point is looked up once per document (and each joining one once per family before it).
+      const firstOf = new Map<number, Face[]>();
+      const seenJoining = new Set<string>();
       for (const ch of text) {
         const cp = ch.codePointAt(0)!;
         if (JOINING.test(ch)) {
+          const key = `${previous}:${cp}`;
+          if (seenJoining.has(key)) continue;
+          seenJoining.add(key);
           const own = previous === undefined ? [] : facesOf(previous, cp);
           for (const f of own.length > 0 ? own : lookup(cp, order)) chosen.add(f);
           continue;
         }
-        const found = lookup(cp, order);
-        for (const f of found) chosen.add(f);
+        let found = firstOf.get(cp);
+        if (!found) {
+          found = lookup(cp, order);
+          firstOf.set(cp, found);
+          for (const f of found) chosen.add(f);
+        }
         previous = found[0]?.family;
       }
       const list = [...chosen].sort((a, b) => faces.indexOf(a) - faces.indexOf(b));

@@ -39,6 +39,8 @@ describe('printing real data', function () {
     expect(hanVariant('增值税发票 数量')).to.equal('sc');
     expect(hanVariant('統一發票 數量')).to.equal('tc');
     expect(hanVariant('Invoice 42')).to.equal(undefined);
+    // The middle dot and the prolonged sound mark are Chinese punctuation too, not kana.
+    expect(hanVariant('約翰・史密斯 臺北市 發票')).to.equal('tc');
   });
 
   it('chooses for each character a family that really has its glyph, CJK by the text', function () {
@@ -52,6 +54,19 @@ describe('printing real data', function () {
     expect(families('ক্ষ\u200d')).to.deep.equal(['Noto Sans', 'Noto Sans Bengali']);
     expect(fonts.forText('統一發票').stack.indexOf("'Noto Sans TC'")).to.be.lessThan(fonts.forText('統一發票').stack.indexOf("'Noto Sans JP'"));
     expect(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans JP'")).to.be.lessThan(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans SC'"));
+    // Every family once in the stack, whatever the text.
+    for (const text of ['Invoice', '統一發票', '請求書です']) {
+      const stack = fonts.forText(text).stack.split(', ');
+      expect(new Set(stack).size, text).to.equal(stack.length);
+      expect(stack).to.include("'Noto Sans TC'");
+    }
+    // A document of 20,000 distinct Han characters: chosen in well under a second once the fonts are read.
+    let han = '';
+    for (let cp = 0x4e00; cp < 0x4e00 + 20000; cp++) han += String.fromCodePoint(cp);
+    fonts.forText(han);
+    const started = performance.now();
+    fonts.forText(han);
+    expect(performance.now() - started).to.be.lessThan(1000);
     // A Latin invoice does not grow with the new families: one subset in two weights.
     expect(fonts.forText('Invoice 42 — Acme Corp, 1,250.00 €').css.match(/@font-face/g)).to.have.length(2);
   });
