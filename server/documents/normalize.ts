@@ -10,6 +10,8 @@ type Json = unknown;
  * its prototype, and its fields would be read as the document's.
  */
 function dropAbsent(value: Json): Json {
+  // Vertical tab and form feed (Word's manual line and page breaks) are line breaks; XML could not carry them.
+  if (typeof value === 'string') return /[\v\f]/.test(value) ? value.replace(/[\v\f]/g, '\n') : value;
   if (Array.isArray(value)) {
     return value.map((v) => dropAbsent(v));
   }

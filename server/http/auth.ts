@@ -1,8 +1,9 @@
 // Bearer authentication (decisions §5). Runs before the body is read or validated, so a bad key gets 401 even when
 // the body is bad too. Puts the account on res.locals for logging and quota.
-// Guessing is limited: a client address (req.ip, the client's through a trusted proxy) with `maxFailures` wrong keys
-// within a minute (API_KEY_FAILURES_PER_MINUTE, 60) gets 429 with Retry-After before its next key is even looked up,
-// counted in the shared store.
+// Guessing is limited: after `maxFailures` wrong keys from one client address within a minute
+// (API_KEY_FAILURES_PER_MINUTE, 60; req.ip, the client's through a trusted proxy), its further wrong keys get 429 with
+// Retry-After instead of 401, counted atomically in the shared store. A valid key is never refused: clients behind
+// one NAT or proxy are not locked out by a neighbour's bad key.
 import type { RequestHandler } from 'express';
 import { errors } from '../errors';
 import type { KeyStore } from '../keys/key-store';
@@ -14,13 +15,10 @@ export function requireApiKey(store: KeyStore, maxFailures: number, clock: () =>
     const header = req.get('authorization');
     const m = header ? /^\s*Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!header || !header.trim()) return next(errors.missingKey());
-    const failures = `api-key-failures:${req.ip ?? ''}`;
-    if (maxFailures > 0 && (await store.countAttempts(failures, FAILED_KEYS_WINDOW_MS, clock())) >= maxFailures) {
-      return next(errors.tooManyFailedKeys(FAILED_KEYS_WINDOW_MS / 1000));
-    }
     const failed = async () => {
-      if (maxFailures > 0) await store.recordAttempt([{ key: failures, max: Number.MAX_SAFE_INTEGER }], FAILED_KEYS_WINDOW_MS, clock());
-      next(errors.invalidKey());
+      // Recorded only while under the limit (one atomic step): beyond it, the answer is 429.
+      const counted = maxFailures <= 0 || (await store.recordAttempt([{ key: `api-key-failures:${req.ip ?? ''}`, max: maxFailures }], FAILED_KEYS_WINDOW_MS, clock()));
+      next(counted ? errors.invalidKey() : errors.tooManyFailedKeys(FAILED_KEYS_WINDOW_MS / 1000));
     };
     if (!m) return failed();
     const result = await store.authenticate(m[1]!);

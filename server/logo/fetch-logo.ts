@@ -61,8 +61,14 @@ export function imageProblem(bytes: Uint8Array, type: string): string | undefine
   return undefined;
 }
 
+/** An SVG is drawn as vectors at the size the page gives it, but an <image> inside it is a bitmap Chromium decodes
+ * whole (a data: PNG bomb in an SVG wrapper): such SVGs are left out. */
+function svgProblem(bytes: Buffer): string | undefined {
+  return /<image[\s>/]|<feImage[\s>/]|<foreignObject[\s>/]/i.test(bytes.toString('utf8')) ? 'the SVG embeds images or HTML' : undefined;
+}
+
 function image(type: string, bytes: Buffer): LogoResult {
-  const problem = type === 'image/svg+xml' ? undefined : imageProblem(bytes, type);
+  const problem = type === 'image/svg+xml' ? svgProblem(bytes) : imageProblem(bytes, type);
   return problem ? { ok: false, reason: problem } : { ok: true, dataUri: `data:${type};base64,${bytes.toString('base64')}` };
 }
 

@@ -101,8 +101,8 @@ export class BrowserPool implements PdfRenderer {
     this.watchdog ??= startWatchdog({
       intervalMs: this.opts.watchdog?.intervalMs ?? 2000,
       timeoutMs: this.opts.watchdog?.timeoutMs ?? 3000,
-      probe: () => (this.browser?.connected && !this.launching ? this.browser.version() : undefined),
-      onHung: () => this.replaceHungBrowser(),
+      probe: () => (this.browser?.connected && !this.launching ? { browser: this.browser, call: this.browser.version() } : undefined),
+      onHung: (browser) => this.replaceHungBrowser(browser as Browser),
     });
     const maxRss = this.opts.rendererMaxRssMiB ?? 0;
     this.memoryWatch ??=
@@ -125,9 +125,9 @@ export class BrowserPool implements PdfRenderer {
 
   /** A browser that does not answer: its process group is killed (which ends its connection, so renders waiting on
    * it fail and retry once), and a new one is launched at once, so that readiness returns without a request. */
-  private replaceHungBrowser(): void {
-    const hung = this.browser;
-    if (!hung || this.closed) return;
+  private replaceHungBrowser(hung: Browser): void {
+    // Only the browser that was asked: a recycled one's successor is not killed for its silence.
+    if (hung !== this.browser || this.closed) return;
     this.browser = undefined;
     this.idle = [];
     this.counters.browserRestarts++;
@@ -158,6 +158,8 @@ export class BrowserPool implements PdfRenderer {
     await this.queue.acquire(deadline, options.signal);
     const started = performance.now();
     try {
+      // A client that left just as its turn came: no render for nobody.
+      if (options.signal?.aborted) throw errors.clientClosed();
       const pdf = await this.renderInSlot(html, options, deadline, true);
       this.opts.onRender?.(started - queued, performance.now() - started);
       return pdf;

@@ -35,9 +35,22 @@ async function writeDocument(html: string): Promise<void> {
 export async function printPage(page: Page, session: CDPSession, html: string, options: PrintOptions): Promise<Uint8Array> {
   // A renderer that crashes (killed, out of memory) leaves its DevTools calls unanswered: the page's `error` event
   // ends the print at once (the pool retries it once on a fresh page).
-  const crashed = new Promise<never>((_, reject) => page.once('error', (err: Error) => reject(err)));
+  let onCrash: ((err: Error) => void) | undefined;
+  const crashed = new Promise<never>((_, reject) => {
+    onCrash = (err: Error) => reject(err);
+    page.once('error', onCrash);
+  });
   crashed.catch(() => undefined);
   const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, crashed]);
+  try {
+    return await printWithGuard(page, session, html, options, guard);
+  } finally {
+    // One listener per print, removed after it: a page prints a hundred documents before it is replaced.
+    page.off('error', onCrash!);
+  }
+}
+
+async function printWithGuard(page: Page, session: CDPSession, html: string, options: PrintOptions, guard: <T>(call: Promise<T>) => Promise<T>): Promise<Uint8Array> {
   // Two DevTools round trips per render: write-and-wait, then print returning the bytes in the reply. Puppeteer's
   // setContent() + pdf() take about seven (lifecycle events, a fonts check, a stream read in chunks, its close),
   // each of which waits its turn on the event loop behind other requests' work.

@@ -6,21 +6,26 @@
 export interface WatchdogOptions {
   intervalMs: number;
   timeoutMs: number;
-  /** A cheap call to the browser (Browser.getVersion); skipped when it returns undefined (no browser right now). */
-  probe: () => Promise<unknown> | undefined;
-  onHung: () => void;
+  /** A cheap call to the browser (Browser.getVersion), with the browser asked; undefined when there is none now. */
+  probe: () => { browser: unknown; call: Promise<unknown> } | undefined;
+  /** Called with the browser that did not answer (which may no longer be the current one). */
+  onHung: (browser: unknown) => void;
 }
 
 export function startWatchdog(opts: WatchdogOptions): { stop(): void } {
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
-    const call = opts.probe();
-    if (!call) return;
+    const probe = opts.probe();
+    if (!probe) return;
+    const { browser, call } = probe;
     busy = true;
     let answered = false;
+    const sentAt = Date.now();
     const deadline = setTimeout(() => {
-      if (!answered) opts.onHung();
+      // A timer that fires much later than set means this process was stalled, not the browser: its answer may be
+      // waiting unread. Only a browser silent while we were listening counts as hung.
+      if (!answered && Date.now() - sentAt < opts.timeoutMs + 1000) opts.onHung(browser);
     }, opts.timeoutMs);
     void call
       .catch(() => undefined) // A failed call is a disconnect, which the pool sees by itself.

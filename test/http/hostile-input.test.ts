@@ -147,6 +147,10 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
       expect(got.code).to.equal('validation_failed');
       expect(got.fields, path).to.have.members(['to', 'notes', 'items[0].name', 'custom_fields[0].value']);
     }
+    // Vertical tab and form feed (Word's manual breaks) are line breaks, not refused, also in the e-invoice.
+    for (const path of ['/', '/ubl']) {
+      expect((await post(service, { ...base, to: 'Client\u000bLine 2\u000cLine 3' }, { path })).status, path).to.equal(200);
+    }
     // Half a surrogate pair, as JSON escapes can send it.
     const lone = await raw('{"from":"Acme","to":"B\\ud800","items":[{"name":"x"}]}');
     expect(lone.status).to.equal(400);

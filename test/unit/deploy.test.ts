@@ -57,7 +57,7 @@ describe('docker-compose.yml', function () {
     expect(config.services.redis.ports).to.equal(undefined);
     expect(config.services.lb.networks).to.not.have.property('back');
     expect(config.services.app.networks).to.have.keys('front', 'back');
-    expect(config.services.app.environment.TRUST_PROXY).to.contain('172.16.0.0/12');
+    expect(config.services.app.environment.TRUST_PROXY).to.equal('1');
   });
 
   it('uses the official Redis image with a health check', function () {
@@ -168,7 +168,8 @@ describe('Kubernetes manifests', function () {
     expect(pdb.spec.selector.matchLabels).to.deep.equal(d.spec.template.metadata.labels);
     expect(pdb.spec.minAvailable).to.be.greaterThanOrEqual(1);
     expect(c.lifecycle.preStop.sleep.seconds).to.be.within(1, d.spec.template.spec.terminationGracePeriodSeconds - 30);
-    expect(c.env.find((e: Obj) => e.name === 'TRUST_PROXY').value).to.contain('10.0.0.0/8');
+    expect(c.env.find((e: Obj) => e.name === 'TRUST_PROXY').value).to.equal('1');
+    expect(Number(c.env.find((e: Obj) => e.name === 'RENDERER_MAX_RSS_MB').value) * 2).to.be.lessThan(2048);
   });
 
   it('kustomization.yaml lists every manifest', function () {

@@ -56,4 +56,13 @@ describe('logo fetcher', function () {
     expect((await fetchLogo('file:///etc/passwd', open)).ok).to.equal(false);
     expect((await fetchLogo('data:text/html;base64,PGgxPg==', open)).ok).to.equal(false);
   });
+
+  it('leaves out an SVG that embeds a bitmap (a PNG bomb in an SVG wrapper), keeps a plain SVG', async function () {
+    const svg = (body: string) => `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40">${body}</svg>`).toString('base64')}`;
+    const plain = await fetchLogo(svg('<rect width="100" height="40" fill="red"/>'), open);
+    expect(plain.ok).to.equal(true);
+    const wrapped = await fetchLogo(svg('<image href="data:image/png;base64,iVBORw0KGgo=" width="100" height="40"/>'), open);
+    expect(wrapped.ok).to.equal(false);
+    if (!wrapped.ok) expect(wrapped.reason).to.contain('embeds images');
+  });
 });
