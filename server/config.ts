@@ -16,6 +16,8 @@ export interface Limits {
   maxText: number;
   /** Largest absolute value of any number. */
   maxAmount: number;
+  /** Lines a document may print (render/print-budget.ts); raise it with MAX_ITEMS. */
+  maxPrintedLines: number;
 }
 
 export interface Config {
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxLongText: int('MAX_NOTES_LENGTH', 10000, 1, 1_000_000),
       maxText: int('MAX_TEXT_LENGTH', 2000, 1, 1_000_000),
       maxAmount: int('MAX_AMOUNT', 1e12, 1, Number.MAX_SAFE_INTEGER),
+      maxPrintedLines: int('MAX_PRINTED_LINES', 6000, 10, 10_000_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -131,7 +131,7 @@ export class DocumentPipeline {
   /** Validates and computes totals; throws 400 with every problem, also when the document would print too long. */
   prepare(body: unknown, locale: Locale): PreparedDocument {
     const doc = validateDocument(this.assets.schemas, body);
-    const tooLong = printBudgetProblems(doc);
+    const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
     return { doc, locale, totals: computeTotals(doc) };
   }

@@ -9,12 +9,19 @@ import type { KeyStore } from './key-store';
 /** Pauses between tries, in ms: the store is given about 250 ms in all before the request is refused. */
 const PAUSES_MS = [25, 75, 150];
 
-/** A store error that passes (busy, locked, disconnected), as opposed to a bug or a constraint. */
-export function isTransient(err: unknown): boolean {
+/**
+ * What a store error means: `retry` when the call certainly did not happen (SQLite busy or locked: the statement or
+ * transaction did not run; Redis not connected: the command was not sent), `unavailable` when the store is gone but
+ * the call may have happened (a connection lost mid-command: trying again could create a second key), undefined for
+ * anything else (a bug or a constraint, which stays an error).
+ */
+export function transience(err: unknown): 'retry' | 'unavailable' | undefined {
   const e = err as { code?: unknown; name?: unknown; message?: unknown };
-  if (e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || e?.code === 'SQLITE_BUSY_SNAPSHOT') return true;
-  if (e?.name === 'MaxRetriesPerRequestError') return true;
-  return typeof e?.message === 'string' && /Connection is closed|Stream isn't writeable|ECONNREFUSED|database is locked/.test(e.message);
+  if (e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || e?.code === 'SQLITE_BUSY_SNAPSHOT') return 'retry';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  if (/Stream isn't writeable|ECONNREFUSED|database is locked/.test(message)) return 'retry';
+  if (e?.name === 'MaxRetriesPerRequestError' || /Connection is closed/.test(message)) return 'unavailable';
+  return undefined;
 }
 
 export function guardStore(store: KeyStore, onTransient?: (method: string, err: unknown) => void): KeyStore {
@@ -27,9 +34,10 @@ export function guardStore(store: KeyStore, onTransient?: (method: string, err: 
           try {
             return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
           } catch (err) {
-            if (!isTransient(err)) throw err;
+            const kind = transience(err);
+            if (!kind) throw err;
             onTransient?.(String(prop), err);
-            if (attempt >= PAUSES_MS.length) throw errors.storeUnavailable(1);
+            if (kind === 'unavailable' || attempt >= PAUSES_MS.length) throw errors.storeUnavailable(1);
             await new Promise((resolve) => setTimeout(resolve, PAUSES_MS[attempt]));
           }
         }

@@ -96,7 +96,8 @@ export class BrowserPool implements PdfRenderer {
   /** Launches the browser and opens the pages, so that the first request does not pay for it. */
   async start(): Promise<void> {
     const browser = await this.getBrowser();
-    const pages = await Promise.all(Array.from({ length: this.opts.concurrency }, () => this.newPage(browser)));
+    const missing = Math.max(0, this.opts.concurrency - this.idle.length);
+    const pages = await Promise.all(Array.from({ length: missing }, () => this.newPage(browser)));
     this.idle.push(...pages);
     this.watchdog ??= startWatchdog({
       intervalMs: this.opts.watchdog?.intervalMs ?? 2000,
@@ -224,7 +225,13 @@ export class BrowserPool implements PdfRenderer {
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);
     page.on('request', (req) => {
-      // Nothing the page asks for is ever fetched: no network, no file. The CSP in the HTML already stops
+      // The document's own data: URIs (its fonts, its logo) are part of it: Chromium sometimes routes them through
+      // interception (seen for fonts of a page writing its second document), and refusing them drops the font.
+      if (req.url().startsWith('data:')) {
+        void req.continue().catch(() => undefined);
+        return;
+      }
+      // Nothing else the page asks for is ever fetched: no network, no file. The CSP in the HTML already stops
       // most of it; this is the second lock.
       this.counters.blockedRequests++;
       void req.abort('blockedbyclient').catch(() => undefined);
@@ -288,7 +295,8 @@ export class BrowserPool implements PdfRenderer {
   }
 
   private returnPage(page: Page): void {
-    if (this.retired.has(page)) {
+    // A retired page, or one more than the pool keeps (pages opened by retries while a new browser was starting).
+    if (this.retired.has(page) || this.idle.length >= this.opts.concurrency) {
       void page.close().catch(() => undefined);
       return;
     }

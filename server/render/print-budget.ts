@@ -7,7 +7,7 @@ import type { FieldProblem } from '../errors';
 import type { DocumentRequest } from '../documents/model';
 import { printable } from './printable-text';
 
-/** About 150 pages of items; a 1,000-line invoice with two-line descriptions prints about 3,000. */
+/** About 150 pages of items; a 1,000-line invoice with two-line descriptions prints about 3,000 (MAX_PRINTED_LINES). */
 export const MAX_PRINTED_LINES = 6000;
 /** Characters in a printed line of the item column, for estimating wrapped lines (an underestimate is fine). */
 const CHARS_PER_LINE = 100;
@@ -20,7 +20,10 @@ function linesOf(text: string | undefined): number {
 }
 
 /** The fields that make the document longer than it may print, or none. */
-export function printBudgetProblems(doc: Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>): FieldProblem[] {
+export function printBudgetProblems(
+  doc: Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>,
+  maxLines: number = MAX_PRINTED_LINES,
+): FieldProblem[] {
   const fields: [string, number][] = [
     ['from', linesOf(doc.from)],
     ['to', linesOf(doc.to)],
@@ -39,8 +42,8 @@ export function printBudgetProblems(doc: Pick<DocumentRequest, 'from' | 'to' | '
   });
   fields.push(['items', itemLines]);
   const total = fields.reduce((sum, [field, n]) => (field.startsWith('items[') ? sum : sum + n), 0);
-  if (total <= MAX_PRINTED_LINES) return [];
-  const message = (n: number) => `prints about ${n.toLocaleString('en-US')} lines; a whole document may print at most ${MAX_PRINTED_LINES.toLocaleString('en-US')} (about ${MAX_PRINTED_LINES / 40} pages)`;
+  if (total <= maxLines) return [];
+  const message = (n: number) => `prints about ${n.toLocaleString('en-US')} lines; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
   return fields
     .filter(([field, n]) => n > 0 && (field !== 'items' || !fields.some(([f]) => f.startsWith('items['))))
     .sort((a, b) => b[1] - a[1])
