@@ -169,11 +169,13 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(openApi);
   });
 
-  // Every answer of the document routes, errors included, names the locale it was (or would be) made in.
+  // Every answer of the document routes, errors included, names the locale it was (or would be) made in, and may be
+  // kept by no cache: a document is its client's business data.
   const negotiate: RequestHandler = (req, res, next) => {
     const locale = pipeline.locale(req.get('accept-language'));
     res.locals.locale = locale;
     res.set('Content-Language', locale.tag);
+    res.set('Cache-Control', 'no-store');
     next();
   };
   const documentRoute = [requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute), bodyPreconditions(deps.config.limits.maxBodyBytes), rawBody(deps.config.limits.maxBodyBytes)];

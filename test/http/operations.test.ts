@@ -73,6 +73,20 @@ describe('GET /openapi.json', function () {
   });
 });
 
+describe('caching', function () {
+  it('document answers and their errors say Cache-Control: no-store', async function () {
+    const service = await sharedService();
+    const answers = [
+      await post(service, { from: 'M', to: 'N', items: [{ name: 'x' }] }),
+      await post(service, { from: 'M', to: 'N', items: [{ name: 'x' }], number: 'C-1' }, { path: '/ubl' }),
+      await post(service, { from: 'M', to: 'N', items: [] }),
+      await post(service, { from: 'M', to: 'N', items: [{ name: 'x' }] }, { key: null }),
+    ];
+    expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 400, 401]);
+    for (const r of answers) expect(r.headers.get('cache-control'), String(r.status)).to.equal('no-store');
+  });
+});
+
 describe('logs', function () {
   it('are JSON lines with the request id, account, type, status and duration, and never a field value', async function () {
     const lines: string[] = [];
