@@ -9,7 +9,7 @@ import type { DocumentRequest } from './documents/model';
 import { bodyKind, parseBody } from './documents/parse-body';
 import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
 import { validateDocument } from './documents/validate';
-import { fetchLogo, type LogoOptions, type LogoResult } from './logo/fetch-logo';
+import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
 import type { PdfRenderer } from './pdf/browser-pool';
@@ -100,17 +100,16 @@ export class UblSchemaError extends Error {
 }
 
 export class DocumentPipeline {
-  /** Logos by URL (data: URIs are not cached: they come with the request). */
+  /** Logos by URL (data: URIs pass through: they come with the request). */
   readonly logos: LogoCache;
 
   constructor(
     public assets: Assets,
     private readonly pdf: PdfRenderer,
     private readonly xsd: XsdValidator | undefined,
-    private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes'> &
-      Partial<Pick<Config, 'logoCache'>>,
+    private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes' | 'logoCache'>,
   ) {
-    this.logos = new LogoCache(config.logoCache ?? { minFreshMs: 60_000, maxFreshMs: 86_400_000, failureMs: 60_000, maxBytes: 32 * 1024 * 1024 });
+    this.logos = new LogoCache(config.logoCache);
   }
 
   /** Swaps in freshly loaded data files (live reload in development); requests in flight keep the old ones. */
@@ -146,7 +145,7 @@ export class DocumentPipeline {
         timeoutMs: this.config.logoTimeoutMs,
         maxBytes: this.config.logoMaxBytes,
       };
-      const logo: LogoResult = doc.logo.startsWith('data:') ? ((await fetchLogo(doc.logo, logoOpts)) as LogoResult) : await this.logos.get(doc.logo, logoOpts);
+      const logo = await this.logos.get(doc.logo, logoOpts);
       if (logo.ok) logoDataUri = logo.dataUri;
       else onLogoFailure?.(logo.reason);
     }

@@ -64,8 +64,6 @@ export interface KeyStore {
    * recorded) otherwise. Shared by every instance that shares the store, like the quota.
    */
   recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
-  /** How many attempts `key` has within the last `windowMs` (recording nothing). */
-  countAttempts(key: string, windowMs: number, now: number): Promise<number>;
   /** Whether the store answers (SQLite: its file is still the one opened; Redis: connected), for readiness. */
   check(): Promise<boolean>;
   close(): Promise<void>;

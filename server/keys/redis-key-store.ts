@@ -232,10 +232,6 @@ export class RedisKeyStore implements KeyStore {
     return this.redis.status === 'ready';
   }
 
-  async countAttempts(key: string, windowMs: number, now: number): Promise<number> {
-    return this.redis.zcount(k.attempts(key), `(${now - windowMs}`, '+inf');
-  }
-
   async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
     const ok = await this.redis.attempt(
       keys.length,

@@ -274,10 +274,6 @@ export class SqliteKeyStore implements KeyStore {
     }
   }
 
-  async countAttempts(key: string, windowMs: number, now: number): Promise<number> {
-    return (this.db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE key = ? AND at > ?').get(key, now - windowMs)?.n) ?? 0;
-  }
-
   async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
     const record = this.db.transaction((): boolean => {
       this.db.prepare('DELETE FROM attempts WHERE at <= ?').run(now - windowMs);

@@ -46,17 +46,16 @@ const MAX_REDIRECTS = 3;
 /** The largest logo drawn: 4096 × 4096 pixels (16.8 megapixels, a 64 MiB bitmap); a logo prints at most 220 × 90 px. */
 export const MAX_LOGO_PIXELS = 4096 * 4096;
 
-/** Why an image may not be drawn, or undefined when it may: its header must be readable and its size bounded. */
-export function imageProblem(bytes: Uint8Array, type: string): string | undefined {
+/** Why a bitmap may not be drawn, or undefined when it may: its header must be readable and its size bounded. */
+function bitmapProblem(bytes: Uint8Array, type: string): string | undefined {
   let width: number | undefined;
   let height: number | undefined;
   try {
     ({ width, height } = imageSize(bytes));
   } catch {
-    // An SVG may give its size only by a viewBox, or none: it is drawn at the size the page gives it, not decoded.
-    return type === 'image/svg+xml' ? undefined : `the ${type} image has no readable header`;
+    return `the ${type} image has no readable header`;
   }
-  if (!width || !height) return type === 'image/svg+xml' ? undefined : `the ${type} image has no size`;
+  if (!width || !height) return `the ${type} image has no size`;
   if (width * height > MAX_LOGO_PIXELS) return `the image is ${width}×${height} pixels, more than ${MAX_LOGO_PIXELS} (4096×4096)`;
   return undefined;
 }
@@ -68,7 +67,7 @@ function svgProblem(bytes: Buffer): string | undefined {
 }
 
 function image(type: string, bytes: Buffer): LogoResult {
-  const problem = type === 'image/svg+xml' ? svgProblem(bytes) : imageProblem(bytes, type);
+  const problem = type === 'image/svg+xml' ? svgProblem(bytes) : bitmapProblem(bytes, type);
   return problem ? { ok: false, reason: problem } : { ok: true, dataUri: `data:${type};base64,${bytes.toString('base64')}` };
 }
 

@@ -74,12 +74,17 @@ export class LogoCache {
     return { ...this.counts, entries: this.entries.size, bytes: this.entries.calculatedSize ?? 0 };
   }
 
-  /** The logo at `url` (http or https): from memory while fresh, else fetched once for every request asking. */
-  get(url: string, fetchOpts: LogoOptions): Promise<LogoResult> {
+  /** The logo at `url`: from memory while fresh, else fetched once for every request asking. A data: URI comes with
+   * its request: it is checked, never kept. */
+  async get(url: string, fetchOpts: LogoOptions): Promise<LogoResult> {
+    if (url.startsWith('data:')) {
+      const got = await this.fetch(url, fetchOpts);
+      return 'notModified' in got ? { ok: false, reason: 'not an image' } : got;
+    }
     const entry = this.entries.get(url);
     if (entry && entry.freshUntil > this.now()) {
       this.counts.hits++;
-      return Promise.resolve(entry.result);
+      return entry.result;
     }
     let pending = this.inFlight.get(url);
     if (!pending) {

@@ -1,14 +1,13 @@
 // How much a document may print. Chromium lays out every line before it prints the first page, so a request of
 // 1,000 items with 470 line breaks each once took a renderer to 3.8 GB and a render slot for 20 s. The lines a
 // request would print are estimated from its text (after render/printable-text.ts, so blank runs count once) and a
-// document over MAX_PRINTED_LINES is refused before anything renders, naming the fields that make it long.
+// document over its limit (MAX_PRINTED_LINES, 6,000 by default: about 150 pages; a 1,000-line invoice with two-line
+// descriptions prints about 3,000) is refused before anything renders, naming the fields that make it long.
 // Must not know about HTML or Chromium.
 import type { FieldProblem } from '../errors';
 import type { DocumentRequest } from '../documents/model';
 import { printable } from './printable-text';
 
-/** About 150 pages of items; a 1,000-line invoice with two-line descriptions prints about 3,000 (MAX_PRINTED_LINES). */
-export const MAX_PRINTED_LINES = 6000;
 /** Characters in a printed line of the item column, for estimating wrapped lines (an underestimate is fine). */
 const CHARS_PER_LINE = 100;
 
@@ -22,7 +21,7 @@ function linesOf(text: string | undefined): number {
 /** The fields that make the document longer than it may print, or none. */
 export function printBudgetProblems(
   doc: Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>,
-  maxLines: number = MAX_PRINTED_LINES,
+  maxLines: number,
 ): FieldProblem[] {
   const fields: [string, number][] = [
     ['from', linesOf(doc.from)],
