@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     );
   }
   logger.info({ url: service.url, ms: Date.now() - started }, 'ready');
+  logger.flush(); // at once, not with the next 4 KiB of logs: operators and scripts wait for this line
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -161,7 +161,7 @@ export class DocumentPipeline {
   /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). */
   async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
     const html = await this.renderHtml(prepared, onLogoFailure);
-    const pdf = await this.pdf.render(html.html, {
+    const pdf = await this.pdf.render(html.parts, {
       signal,
       format: prepared.doc.page_size,
       metadata: { title: html.title, author: html.author, creator: CREATOR },

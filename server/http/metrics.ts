@@ -68,7 +68,8 @@ export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>)
     });
   mirrored('docgen_pool_browser_restarts_total', 'Browser relaunches (crash, disconnect, recycling)', (s) => s.browserRestarts);
   mirrored('docgen_pool_renderers_killed_total', 'Renderer processes killed for going over RENDERER_MAX_RSS_MB', (s) => s.renderersKilled);
-  mirrored('docgen_pool_pages_replaced_total', 'Pages replaced by fresh ones after PAGE_MAX_RENDERS renders', (s) => s.pagesReplaced);
+  mirrored('docgen_pool_pages_replaced_total', 'Pages replaced by fresh ones (after PAGE_MAX_RENDERS renders, or holding too many fonts)', (s) => s.pagesReplaced);
+  mirrored('docgen_pool_frames_written_total', "Theme frames written into resident pages (a page's first document, or a change of theme)", (s) => s.framesWritten);
   stat('docgen_pool_renders_total', 'Renders completed since start', (s) => s.renders);
 
   const middleware: RequestHandler = (req, res, next) => {

@@ -1,15 +1,15 @@
-// PDF printing: one Chromium (launch.ts), a few reused pages (replaced after PAGE_MAX_RENDERS), a bounded queue
-// (render-queue.ts) and a deadline per render, a watchdog (watchdog.ts) and a renderer memory limit
-// (process-memory.ts); printing itself is print-page.ts. It takes HTML and page options and returns PDF bytes;
-// it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
+// PDF printing: one Chromium (launch.ts), a few resident pages (each keeps the frame and fonts of the documents it
+// prints, and is replaced after PAGE_MAX_RENDERS), a bounded queue (render-queue.ts) and a deadline per render, a
+// watchdog (watchdog.ts) and a renderer memory limit (process-memory.ts); printing itself is print-page.ts. It takes
+// a whole page or a document's parts, and page options, and returns PDF bytes; it never sees a document type. Pages run with JavaScript off and every request aborted: the HTML must be
 // self-contained (inline CSS, data: fonts and images).
-import { killGroup, launchChromium } from './launch';
+import { killGroup, launchChromium, openPrintPage } from './launch';
 import { watchRendererMemory } from './process-memory';
 import { startWatchdog } from './watchdog';
 import type { Browser, CDPSession, Page } from 'puppeteer';
 import { AppError, errors } from '../errors';
 import { withMetadata, type PdfMetadata } from './metadata';
-import { printPage } from './print-page';
+import { newResidentState, printPage, type PrintDocument, type ResidentState } from './print-page';
 import { RenderQueue } from './render-queue';
 
 export interface PdfOptions {
@@ -25,8 +25,14 @@ export interface PdfOptions {
 
 const PRODUCER = 'docgen-service (Chromium Skia/PDF)';
 
+/** A page's fonts beyond this many bytes (of base64 CSS) have it replaced after its render: a page that printed
+ * documents in many scripts holds them all, and CJK text brings megabytes. */
+const MAX_RESIDENT_FONT_BYTES = 24 * 1024 * 1024;
+
 export interface PdfRenderer {
-  render(html: string, options: PdfOptions): Promise<Uint8Array>;
+  /** `content`: a whole page (written over what the page held), or a document's parts (swapped into a page that
+   * keeps their frame). */
+  render(content: string | PrintDocument, options: PdfOptions): Promise<Uint8Array>;
   isReady(): boolean;
   stats(): PoolStats;
   close(): Promise<void>;
@@ -40,6 +46,8 @@ export interface PoolStats {
   browserRestarts: number;
   blockedRequests: number;
   pagesReplaced: number;
+  /** Frames written into resident pages: a page's first document, or one of another theme than its last. */
+  framesWritten: number;
   /** Renderer processes killed for going over rendererMaxRssMiB. */
   renderersKilled: number;
 }
@@ -76,13 +84,15 @@ export class BrowserPool implements PdfRenderer {
   private idle: Page[] = [];
   /** Each page's own DevTools session, for the print command. */
   private readonly sessions = new WeakMap<Page, CDPSession>();
+  /** What each page holds between documents (its frame and fonts). */
+  private readonly resident = new WeakMap<Page, ResidentState>();
   /** Renders done by each page, and the pages replaced while printing (closed when they come back). */
   private readonly pageRenders = new WeakMap<Page, number>();
   private readonly retired = new WeakSet<Page>();
   private readonly replacing = new WeakSet<Page>();
   private rendersOnBrowser = 0;
   private closed = false;
-  private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, renderersKilled: 0 };
+  private readonly counters = { renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, framesWritten: 0, renderersKilled: 0 };
   private memoryWatch: { stop(): void } | undefined;
 
   private watchdog: { stop(): void } | undefined;
@@ -151,7 +161,7 @@ export class BrowserPool implements PdfRenderer {
     return { active: this.queue.running, queued: this.queue.waiting, idlePages: this.idle.length, ...this.counters };
   }
 
-  async render(html: string, options: PdfOptions): Promise<Uint8Array> {
+  async render(content: string | PrintDocument, options: PdfOptions): Promise<Uint8Array> {
     if (this.closed) throw errors.rendererBusy(5);
     if (options.signal?.aborted) throw errors.clientClosed();
     const queued = performance.now();
@@ -161,7 +171,7 @@ export class BrowserPool implements PdfRenderer {
     try {
       // A client that left just as its turn came: no render for nobody.
       if (options.signal?.aborted) throw errors.clientClosed();
-      const pdf = await this.renderInSlot(html, options, deadline, true);
+      const pdf = await this.renderInSlot(content, options, deadline, true);
       this.opts.onRender?.(started - queued, performance.now() - started);
       return pdf;
     } finally {
@@ -220,8 +230,9 @@ export class BrowserPool implements PdfRenderer {
   }
 
   private async newPage(browser: Browser): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await openPrintPage(browser);
     this.sessions.set(page, await page.createCDPSession());
+    this.resident.set(page, newResidentState());
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);
     page.on('request', (req) => {
@@ -239,20 +250,24 @@ export class BrowserPool implements PdfRenderer {
     return page;
   }
 
-  private async takePage(): Promise<Page> {
+  /** An idle page, one holding `frame` when there is one (another is rebuilt with that frame by its print). */
+  private async takePage(frame: string | undefined): Promise<Page> {
     const browser = await this.getBrowser();
-    const page = this.idle.pop();
+    const at = this.idle.findLastIndex((p) => this.resident.get(p)?.frame === frame);
+    const page = at >= 0 ? this.idle.splice(at, 1)[0] : this.idle.pop();
     if (page && !page.isClosed() && page.browser() === browser) return page;
     return this.newPage(browser);
   }
 
-  private async renderInSlot(html: string, options: PdfOptions, deadline: number, mayRetry: boolean): Promise<Uint8Array> {
+  private async renderInSlot(content: string | PrintDocument, options: PdfOptions, deadline: number, mayRetry: boolean): Promise<Uint8Array> {
     let page: Page | undefined;
     let timer: NodeJS.Timeout | undefined;
     const remaining = (): number => Math.max(1, deadline - Date.now());
     const work = (async () => {
-      page = await this.takePage();
-      return printPage(page, this.sessions.get(page)!, html, options);
+      page = await this.takePage(typeof content === 'string' ? undefined : content.frame.key);
+      const state = this.resident.get(page)!;
+      if (typeof content !== 'string' && state.frame !== content.frame.key) this.counters.framesWritten++;
+      return printPage(page, this.sessions.get(page)!, content, state, options);
     })();
     let onAbort: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -282,7 +297,7 @@ export class BrowserPool implements PdfRenderer {
         // A crashed renderer, or a crashed, hung or disconnected browser: try once more (relaunched if need be).
         this.opts.onEvent?.('render_retry', { error: (err as Error).message });
         if (!this.browser?.connected) this.counters.browserRestarts++;
-        return this.renderInSlot(html, options, deadline, false);
+        return this.renderInSlot(content, options, deadline, false);
       }
       // Failed twice (the renderer crashed or was killed over its memory limit, or the browser died again): the
       // client gets a 503 with the reason, never a 500.
@@ -304,7 +319,8 @@ export class BrowserPool implements PdfRenderer {
     const renders = (this.pageRenders.get(page) ?? 0) + 1;
     this.pageRenders.set(page, renders);
     const max = this.opts.maxRendersPerPage ?? 100;
-    if (max > 0 && renders >= max && !this.replacing.has(page)) void this.replacePage(page);
+    const fontBytes = this.resident.get(page)?.fontBytes ?? 0;
+    if (((max > 0 && renders >= max) || fontBytes > MAX_RESIDENT_FONT_BYTES) && !this.replacing.has(page)) void this.replacePage(page);
   }
 
   /** Opens a fresh page beside `old`, then retires `old`: at once when idle, else when its render returns it. */

@@ -24,9 +24,15 @@ interface Face {
   file: string;
 }
 
-export interface PageFonts {
-  /** The @font-face rules for the subsets `text` needs (the basic Latin subset always). */
+/** One inlined font file: its @font-face rule, named by the file (a page that has loaded it keeps it). */
+export interface InlineFace {
+  id: string;
   css: string;
+}
+
+export interface PageFonts {
+  /** The @font-face rules for the subsets `text` needs (the basic Latin subset always), in fonts.json order. */
+  faces: InlineFace[];
   /** The CSS font-family list for the page, every family in fallback order. */
   stack: string;
 }
@@ -217,10 +223,6 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
     }
     return css;
   };
-  // The CSS of a set of faces, by the set: documents of one kind share a few sets. Bounded by its bytes (a set of
-  // CJK slices is large).
-  const cssCache = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (css) => css.length || 1 });
-
   return {
     forText(text: string): PageFonts {
       const order = orderFor(hanVariant(text));
@@ -248,13 +250,10 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
         previous = found[0]?.family;
       }
       const list = [...chosen].sort((a, b) => faces.indexOf(a) - faces.indexOf(b));
-      const key = list.map((f) => f.id).join('|');
-      let css = cssCache.get(key);
-      if (css === undefined) {
-        css = list.map(inline).join('\n');
-        cssCache.set(key, css);
-      }
-      return { css, stack: order.families.map((family) => quote(names[family]!)).join(', ') };
+      return {
+        faces: list.map((face) => ({ id: face.id, css: inline(face) })),
+        stack: order.families.map((family) => quote(names[family]!)).join(', '),
+      };
     },
   };
 }

@@ -1,10 +1,13 @@
 // HTML for a document: the one Handlebars template set (templates/ + partials) with a theme's CSS and the inlined
-// fonts. This is the only module that imports handlebars. Templates and themes are read and compiled once at start-up;
-// a missing or broken file stops start-up with every problem listed. Must not compute or format values.
+// fonts, as a whole page and as the parts a resident print page swaps in (the theme's frame stays loaded; the title,
+// the document's style, missing fonts and the body change). This is the only module that imports handlebars.
+// Templates and themes are read and compiled once at start-up; a missing or broken file stops start-up with every
+// problem listed. Must not compute or format values.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import type { FontSet } from './fonts';
+import type { FontSet, InlineFace } from './fonts';
 import type { DocumentView } from './view-model';
 
 export class TemplateLoadError extends Error {
@@ -14,8 +17,25 @@ export class TemplateLoadError extends Error {
   }
 }
 
+/** A document as the parts a page that already holds its theme's frame needs (see templates/document.hbs). */
+export interface DocumentParts {
+  /** The page around every document of one theme, with the document's parts empty; `key` names it. */
+  frame: { key: string; html: string };
+  lang: string;
+  title: string;
+  author: string;
+  /** The document's own style (font stack, page counter). */
+  css: string;
+  /** Every font face the document uses; a page loads those it lacks and keeps them. */
+  fonts: InlineFace[];
+  /** `<body …>…</body>`. */
+  body: string;
+}
+
 export interface RenderedHtml {
-  html: string;
+  /** The whole page (built when first asked for: the preview and the command line want it, printing does not). */
+  readonly html: string;
+  parts: DocumentParts;
   /** For the PDF's document information. */
   title: string;
   author: string;
@@ -86,10 +106,12 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
     }
   }
   const top = readAll(opts.templatesDir, '.hbs', problems);
-  const documentTemplate = compile('templates/document.hbs', top.get('document'));
-  for (const used of (top.get('document') ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
-    if (!partials.has(used[1]!)) problems.push(`templates/document.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
-  }
+  const [pageTemplate, bodyTemplate, styleTemplate] = ['document', 'body', 'document-style'].map((name) => {
+    for (const used of (top.get(name) ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
+      if (!partials.has(used[1]!)) problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
+    }
+    return compile(`templates/${name}.hbs`, top.get(name));
+  });
 
   const css = readAll(opts.themesDir, '.css', problems);
   const base = css.get('base');
@@ -102,20 +124,41 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
   }
   if (problems.length > 0) throw new TemplateLoadError(problems);
 
+  // Each theme's frame: the whole page with no document in it, made once. Its key names its content, not only its
+  // theme: pages keep a frame across a reload of the data files (development) or another set of them (tests).
+  const frames = new Map(
+    [...themeCss].map(([theme, css]) => {
+      const html = pageTemplate!({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', body: '<body></body>' });
+      return [theme, { key: `${theme}:${createHash('sha256').update(html).digest('base64url').slice(0, 16)}`, html }];
+    }),
+  );
+  const whole = (parts: DocumentParts, theme: string): string =>
+    pageTemplate!({ ...parts, themeCss: themeCss.get(theme), documentCss: parts.css, fontCss: parts.fonts.map((f) => f.css).join('\n') });
+
   return {
     themes: opts.themes,
     render(view, theme) {
       const texts: string[] = [];
       collectText(view, texts);
       const fonts = opts.fonts.forText(texts.join(''));
-      const html = documentTemplate!({
-        view,
-        themeCss: themeCss.get(theme),
-        fontCss: fonts.css,
-        fontStack: fonts.stack,
-        pageOfCss: pageCounterCss(view.pageOf),
-      });
-      return { html, title: view.title, author: view.author };
+      const parts: DocumentParts = {
+        frame: frames.get(theme)!,
+        lang: view.lang,
+        title: view.title,
+        author: view.author,
+        css: styleTemplate!({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf) }),
+        fonts: fonts.faces,
+        body: bodyTemplate!({ view }),
+      };
+      let html: string | undefined;
+      return {
+        get html() {
+          return (html ??= whole(parts, theme));
+        },
+        parts,
+        title: view.title,
+        author: view.author,
+      };
     },
   };
 }

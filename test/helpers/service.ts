@@ -89,7 +89,7 @@ export function fakeRenderer(render: PdfRenderer['render'] = async () => new Tex
   return {
     render,
     isReady: () => true,
-    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, renderersKilled: 0 }),
+    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, framesWritten: 0, renderersKilled: 0 }),
     close: async () => undefined,
   };
 }

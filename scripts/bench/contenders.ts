@@ -1,0 +1,77 @@
+// The benchmark's outside contenders: the naive floor (what a team gets with Chromium used the usual way: puppeteer's
+// setContent + pdf on reused pages, system fonts, a bare invoice), and a slow logo host (a local image server that
+// answers after 100 ms, counting what it is asked).
+import http from 'node:http';
+import puppeteer, { type Page } from 'puppeteer';
+import { solidPng } from '../../test/helpers/png';
+
+/** A bare one-page invoice in system fonts: the same content as the service's, none of its typesetting. */
+export const BARE_INVOICE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Invoice 1</title><style>
+body { font-family: sans-serif; font-size: 12px; margin: 0; color: #222; }
+h1 { font-size: 28px; margin: 0 0 4px; text-align: right; }
+.top { display: flex; justify-content: space-between; margin: 24px 0; }
+table { width: 100%; border-collapse: collapse; }
+th { background: #333; color: #fff; text-align: left; padding: 6px; }
+td { padding: 6px; border-bottom: 1px solid #ddd; }
+.r { text-align: right; }
+.totals { margin: 16px 0 0 auto; width: 40%; }
+</style></head><body>
+<h1>INVOICE</h1><p class="r"># 1</p>
+<div class="top"><div><b>Nikolaus Ltd</b><br>VAT ID: 1234<p>Bill To:<br><b>Foster Moen</b><br>VAT ID: 4567</p></div>
+<div class="r">Date: Feb 9, 2015<br>Payment Terms: Charged - Do Not Pay<br><b>Balance Due: $106.92</b></div></div>
+<table><tr><th>Item</th><th class="r">Quantity</th><th class="r">Rate</th><th class="r">Amount</th></tr>
+<tr><td>Starter Plan Monthly</td><td class="r">1</td><td class="r">$99.00</td><td class="r">$99.00</td></tr></table>
+<table class="totals"><tr><td>Subtotal:</td><td class="r">$99.00</td></tr><tr><td>VAT (8%):</td><td class="r">$7.92</td></tr>
+<tr><td><b>Total:</b></td><td class="r"><b>$106.92</b></td></tr></table>
+<p>Notes:<br>Thanks for being an awesome customer!</p><p>Terms:<br>No need to submit payment. You will be auto-billed for this invoice.</p>
+</body></html>`;
+
+export interface NaiveFloor {
+  /** Prints `html` on the worker's own page (one per worker, reused), as most services do. */
+  print(worker: number, html: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startNaiveFloor(executablePath: string, sandbox: boolean, workers: number): Promise<NaiveFloor> {
+  const browser = await puppeteer.launch({ executablePath, headless: 'shell', args: sandbox ? [] : ['--no-sandbox'] });
+  const pages: Page[] = await Promise.all(Array.from({ length: workers }, () => browser.newPage()));
+  return {
+    async print(worker, html) {
+      const page = pages[worker % pages.length]!;
+      await page.setContent(html);
+      const pdf = await page.pdf({ format: 'letter', printBackground: true });
+      if (pdf.length < 1000) throw new Error('naive floor: no PDF');
+    },
+    close: () => browser.close(),
+  };
+}
+
+export interface ImageServer {
+  url: string;
+  /** Requests answered so far (every one, revalidations included). */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+/** A logo host that answers after `delayMs`, with a lifetime (max-age) and an ETag, as a real one would. */
+export async function startSlowImageServer(delayMs: number, maxAgeSeconds: number): Promise<ImageServer> {
+  const png = solidPng(240, 80, [30, 90, 160]);
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    requests++;
+    setTimeout(() => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.writeHead(304, { etag: '"v1"', 'cache-control': `public, max-age=${maxAgeSeconds}` }).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'image/png', etag: '"v1"', 'cache-control': `public, max-age=${maxAgeSeconds}` }).end(png);
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/logo.png`,
+    requests: () => requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

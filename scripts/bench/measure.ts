@@ -1,0 +1,76 @@
+// Measuring for the benchmark: closed-loop workers, contenders in alternating rounds, percentiles, and the resident
+// memory of a process tree. Knows nothing of the service.
+import { execFileSync } from 'node:child_process';
+
+export interface Run {
+  count: number;
+  seconds: number;
+  throughput: number;
+  p50: number;
+  p99: number;
+}
+
+export function summarize(times: number[], seconds: number): Run {
+  const s = [...times].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+  return { count: s.length, seconds, throughput: s.length / seconds, p50: q(0.5), p99: q(0.99) };
+}
+
+/** `workers` closed-loop workers calling `job` for `seconds` (or until `count` jobs); the times also go to `into`. */
+export async function closedLoop(workers: number, seconds: number, job: () => Promise<void>, count?: number, into?: number[]): Promise<Run> {
+  const times: number[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let issued = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (count === undefined ? performance.now() < end : issued < count) {
+        issued++;
+        const t = performance.now();
+        await job();
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  into?.push(...times);
+  return summarize(times, (performance.now() - start) / 1000);
+}
+
+/**
+ * Side by side: the contenders run in alternating short rounds (the order rotating), so that the machine's drifts
+ * (other tenants, thermal, caches) fall on all of them alike; each result sums its rounds.
+ */
+export async function interleaved(workers: number, totalSeconds: number, roundSeconds: number, contenders: (() => Promise<void>)[]): Promise<Run[]> {
+  const rounds = Math.max(1, Math.round(totalSeconds / roundSeconds));
+  const times: number[][] = contenders.map(() => []);
+  const seconds: number[] = contenders.map(() => 0);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (r + k) % contenders.length;
+      const run = await closedLoop(workers, roundSeconds, contenders[i]!, undefined, times[i]);
+      seconds[i] += run.seconds;
+    }
+  }
+  return contenders.map((_, i) => summarize(times[i]!, seconds[i]!));
+}
+
+/** Resident memory of a process and all its descendants, in MiB. */
+export function treeRssMiB(pid: number): number {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const [p, pp, r] of out) {
+    children.set(pp!, [...(children.get(pp!) ?? []), p!]);
+    rss.set(p!, r!);
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    total += rss.get(p) ?? 0;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total / 1024;
+}
+
+export const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : '-');

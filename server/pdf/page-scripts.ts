@@ -1,0 +1,103 @@
+// The two functions that run inside a print page (through DevTools, which works with the page's JavaScript off):
+// writing a whole page, and swapping one document into a page that already holds its frame. Each is one round trip
+// and returns once the page is ready to print (loaded, images decoded, fonts loaded). They are serialized into the
+// page, so they use nothing from this module's scope; the server is compiled without the DOM's types, hence the
+// small interfaces below.
+
+/** One document's parts, as swapDocument takes them. */
+export interface SwapInput {
+  /** The frame to write first (the page held another theme, or none yet). */
+  frameHtml?: string;
+  /** @font-face rules for the faces this page has not loaded yet ('' when it has them all). */
+  fontCss: string;
+  lang: string;
+  title: string;
+  author: string;
+  css: string;
+  body: string;
+}
+
+interface PageFontFace {
+  load(): Promise<unknown>;
+}
+interface PageElement {
+  textContent: string | null;
+  className: string;
+  appendChild(node: PageElement): void;
+  replaceChild(node: PageElement, old: PageElement): void;
+  setAttribute(name: string, value: string): void;
+  decode?(): Promise<void>;
+}
+interface PageDocument {
+  open(): void;
+  write(html: string): void;
+  close(): void;
+  readyState: string;
+  title: string;
+  fonts: Iterable<PageFontFace> & { ready: Promise<unknown> };
+  head: PageElement;
+  body: PageElement;
+  documentElement: PageElement & { lang: string };
+  images: Iterable<PageElement>;
+  createElement(tag: string): PageElement;
+  getElementById(id: string): PageElement | null;
+  querySelector(selector: string): PageElement | null;
+  adoptNode(node: PageElement): PageElement;
+}
+interface PageGlobals {
+  document: PageDocument;
+  addEventListener(type: 'load', listener: () => void, options: { once: boolean }): void;
+  DOMParser: new () => { parseFromString(html: string, type: string): PageDocument };
+}
+
+/** Replaces the page's whole document, then waits for its load event and its fonts. */
+export async function writeDocument(html: string): Promise<void> {
+  const page = globalThis as unknown as PageGlobals;
+  page.document.open();
+  page.document.write(html);
+  page.document.close();
+  if (page.document.readyState !== 'complete') await new Promise<void>((resolve) => page.addEventListener('load', resolve, { once: true }));
+  await page.document.fonts.ready;
+}
+
+/**
+ * Puts one document into a page that holds its theme's frame: the fonts it lacks are added (and kept: they are public
+ * files, not document data), the language, title, author and the document's style are set, and the body is replaced
+ * wholesale by one parsed apart (in an inert document, where nothing loads), so nothing of the previous document
+ * stays. Returns when its images are decoded and every font it uses has loaded.
+ */
+export async function swapDocument(input: SwapInput): Promise<void> {
+  const page = globalThis as unknown as PageGlobals;
+  let doc = page.document;
+  if (input.frameHtml !== undefined) {
+    doc.open();
+    doc.write(input.frameHtml);
+    doc.close();
+    if (doc.readyState !== 'complete') await new Promise<void>((resolve) => page.addEventListener('load', resolve, { once: true }));
+    doc = page.document;
+  }
+  let added: PageFontFace[] = [];
+  if (input.fontCss !== '') {
+    const known = new Set(doc.fonts);
+    const style = doc.createElement('style');
+    style.className = 'fonts';
+    style.textContent = input.fontCss;
+    doc.head.appendChild(style);
+    // The faces just added are loaded now, rather than when layout first meets their characters.
+    added = [...doc.fonts].filter((face) => !known.has(face));
+  }
+  doc.documentElement.lang = input.lang;
+  doc.title = input.title;
+  doc.querySelector('meta[name="author"]')?.setAttribute('content', input.author);
+  const style = doc.getElementById('document');
+  if (style) style.textContent = input.css;
+  const parsed = new page.DOMParser().parseFromString(`<!DOCTYPE html><html>${input.body}</html>`, 'text/html');
+  doc.documentElement.replaceChild(doc.adoptNode(parsed.body), doc.body);
+  // Every face in the page is loaded before its first print (those of earlier documents were loaded then), so no
+  // layout is needed to find the fonts (the print lays the page out anyway, for paper): waiting for the faces just
+  // added and the images is enough.
+  const images = [...doc.images];
+  if (added.length > 0 || images.length > 0) {
+    await Promise.all([...added.map((face) => face.load().catch(() => undefined)), ...images.map((img) => img.decode?.().catch(() => undefined))]);
+  }
+}
