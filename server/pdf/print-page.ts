@@ -24,7 +24,8 @@ export interface PrintDocument {
   css: string;
   /** Every font face the document uses, named by file. */
   fonts: { id: string; css: string }[];
-  /** `<body …>…</body>`, replacing the previous one wholesale. */
+  /** The body's class and content: a new body element replaces the previous one wholesale. */
+  bodyClass: string;
   body: string;
 }
 
@@ -92,8 +93,8 @@ async function swapParts(session: CDPSession, doc: PrintDocument, state: Residen
     state.fonts.add(face.id);
     state.fontBytes += face.css.length;
   }
-  const { lang, title, author, css, body } = doc;
-  await evaluateIn(session, swapDocument, { frameHtml, fontCss: missing.map((face) => face.css).join('\n'), lang, title, author, css, body });
+  const { lang, title, author, css, bodyClass, body } = doc;
+  await evaluateIn(session, swapDocument, { frameHtml, fontCss: missing.map((face) => face.css).join('\n'), lang, title, author, css, bodyClass, body });
 }
 
 // Two DevTools round trips per render: put-and-wait, then print returning the bytes in the reply. Puppeteer's

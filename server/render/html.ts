@@ -28,7 +28,9 @@ export interface DocumentParts {
   css: string;
   /** Every font face the document uses; a page loads those it lacks and keeps them. */
   fonts: InlineFace[];
-  /** `<body …>…</body>`. */
+  /** The body's class (themes/base.css styles `.doc` and `.doc--<type>`). */
+  bodyClass: string;
+  /** The body's content. */
   body: string;
 }
 
@@ -128,7 +130,7 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
   // theme: pages keep a frame across a reload of the data files (development) or another set of them (tests).
   const frames = new Map(
     [...themeCss].map(([theme, css]) => {
-      const html = pageTemplate!({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', body: '<body></body>' });
+      const html = pageTemplate!({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', bodyClass: '', body: '' });
       return [theme, { key: `${theme}:${createHash('sha256').update(html).digest('base64url').slice(0, 16)}`, html }];
     }),
   );
@@ -148,6 +150,7 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
         author: view.author,
         css: styleTemplate!({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf) }),
         fonts: fonts.faces,
+        bodyClass: `doc doc--${view.type}`,
         body: bodyTemplate!({ view }),
       };
       let html: string | undefined;
