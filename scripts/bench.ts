@@ -135,12 +135,29 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
   console.log(`  /ubl: throughput ${ratio(ubl.throughput, plain.throughput)} × POST / (issue 7: ≥ 0.7)`);
 
   if (SOAK) {
-    const job = call('/', noLogo);
+    // On a fresh instance, so that render 1,000 is the instance's thousandth, not one after the rounds above.
+    const fresh = await startService(ROOT, { RENDER_CONCURRENCY: String(CONCURRENCY) });
+    const job = async () => {
+      const res = await postTo(fresh.url, fresh.key)('/', noLogo, FORM);
+      if (res.status !== 200) throw new Error(`soak: HTTP ${res.status}`);
+    };
     await closedLoop(CONCURRENCY, 0, job, 1000);
-    const at1000 = treeRssMiB(service.pid);
-    const run = await closedLoop(CONCURRENCY, 0, job, SOAK - 1000);
-    const atEnd = treeRssMiB(service.pid);
-    console.log(`\nsoak: ${SOAK} renders (${fmt(run.throughput)} docs/s); RSS of service + Chromium at render 1,000: ${fmt(at1000)} MiB, at render ${SOAK}: ${fmt(atEnd)} MiB, growth ${(((atEnd - at1000) / at1000) * 100).toFixed(1)} % (target within ± 10 %)`);
+    const samples: [number, number][] = [[1000, treeRssMiB(fresh.pid)]];
+    const started = performance.now();
+    for (let done = 1000; done < SOAK; ) {
+      const step = Math.min(1000, SOAK - done);
+      await closedLoop(CONCURRENCY, 0, job, step);
+      done += step;
+      samples.push([done, treeRssMiB(fresh.pid)]);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await fresh.stop();
+    const first = samples[0]![1];
+    const last = samples.at(-1)![1];
+    const worst = Math.max(...samples.map(([, rss]) => Math.abs(rss - first) / first));
+    console.log(`\nsoak (fresh instance): ${SOAK} renders (${fmt((SOAK - 1000) / seconds)} docs/s after the first 1,000); RSS of service + Chromium (MiB) at ` +
+      samples.map(([n, rss]) => `${n}: ${fmt(rss)}`).join(', '));
+    console.log(`  from render 1,000 to ${SOAK}: ${(((last - first) / first) * 100).toFixed(1)} %, largest deviation on the way ${(worst * 100).toFixed(1)} % (target within ± 10 %)`);
   }
 
   if (OVERLOAD) {

@@ -1,6 +1,8 @@
-// The error catalogue: every failure a client can see, with its code, HTTP status and message.
-// Core modules throw these; server/http/error-handler.ts is the only place that turns them into responses.
-// Messages say what failed and how to fix it. They never echo field values (documents are never logged).
+// Domain errors: every failure a client can see, as a code, a message and the facts (which fields, when to try
+// again). Core modules throw these and know nothing of HTTP; server/http/error-catalogue.ts alone gives each code its
+// status, headers and body, and lists every code with its meaning (a test holds it, the README and the OpenAPI
+// description to the same list). Messages say what failed and how to fix it; they never echo field values
+// (documents are never logged).
 
 export interface FieldProblem {
   /** Path of the field in the request, e.g. `items[3].quantity`. */
@@ -8,40 +10,59 @@ export interface FieldProblem {
   message: string;
 }
 
-export type ErrorCode =
-  | 'validation_failed'
-  | 'malformed_json'
-  | 'empty_body'
-  | 'unsupported_media_type'
-  | 'body_too_large'
-  | 'invalid_request'
-  | 'invalid_api_key'
-  | 'inactive_api_key'
-  | 'quota_exceeded'
-  | 'too_many_failed_keys'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'unsupported_type'
-  | 'renderer_busy'
-  | 'render_timeout'
-  | 'render_failed'
-  | 'client_closed_request'
-  | 'store_unavailable'
-  | 'internal';
+export const ERROR_CODES = [
+  'validation_failed',
+  'malformed_json',
+  'empty_body',
+  'unsupported_media_type',
+  'body_too_large',
+  'invalid_request',
+  'request_timeout',
+  'missing_api_key',
+  'invalid_api_key',
+  'inactive_api_key',
+  'quota_exceeded',
+  'too_many_failed_keys',
+  'not_found',
+  'method_not_allowed',
+  'unsupported_type',
+  'renderer_busy',
+  'render_timeout',
+  'render_failed',
+  'client_closed_request',
+  'store_unavailable',
+  'internal',
+] as const;
 
-export class AppError extends Error {
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Failures of the service, not of the request: the same request may succeed later. */
+const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set(['renderer_busy', 'render_timeout', 'render_failed', 'store_unavailable', 'internal']);
+
+/** Whether the request itself must change (its fields, its key, its size), as opposed to the service failing. */
+export function isRequestProblem(code: ErrorCode): boolean {
+  return !SERVICE_FAILURES.has(code);
+}
+
+/** What a client may need besides the message. */
+export interface ErrorFacts {
+  /** Every problem with the request's fields. */
+  details?: FieldProblem[];
+  /** Seconds after which the same request may succeed (capacity, quota period, a busy store). */
+  retryAfterSeconds?: number;
+  /** The methods the path accepts. */
+  allow?: string[];
+  cause?: unknown;
+}
+
+export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
-    readonly status: number,
     message: string,
-    readonly extra: {
-      details?: FieldProblem[];
-      headers?: Record<string, string>;
-      cause?: unknown;
-    } = {},
+    readonly facts: ErrorFacts = {},
   ) {
     super(message);
-    this.name = 'AppError';
+    this.name = 'DomainError';
   }
 }
 
@@ -49,106 +70,100 @@ export class AppError extends Error {
 const PROBLEMS_IN_SENTENCE = 3;
 
 export const errors = {
-  validation(details: FieldProblem[]): AppError {
+  validation(details: FieldProblem[]): DomainError {
     const shown = details.slice(0, PROBLEMS_IN_SENTENCE).map((d) => d.message);
     const more = details.length - shown.length;
     const sentence = `Invalid document: ${shown.join('; ')}${more > 0 ? `; and ${more} more (see details)` : ''}.`;
-    return new AppError('validation_failed', 400, sentence, { details });
+    return new DomainError('validation_failed', sentence, { details });
   },
-  malformedJson(reason: string): AppError {
-    return new AppError(
-      'malformed_json',
-      400,
-      `The request body is malformed JSON (${reason}). Send a JSON object, or use Content-Type application/x-www-form-urlencoded for form fields.`,
+  malformedJson(reason: string): DomainError {
+    return new DomainError('malformed_json', `The request body is malformed JSON (${reason}). Send a JSON object, or use Content-Type application/x-www-form-urlencoded for form fields.`,
     );
   },
-  emptyBody(): AppError {
-    return new AppError('empty_body', 400, 'The request body is empty. Send the document details as JSON or as form fields.');
+  emptyBody(): DomainError {
+    return new DomainError('empty_body', 'The request body is empty. Send the document details as JSON or as form fields.');
   },
-  notAnObject(): AppError {
-    return new AppError('validation_failed', 400, 'The request body must be a JSON object with the document fields, e.g. {"from": "…", "to": "…", "items": […]}.', {
+  notAnObject(): DomainError {
+    return new DomainError('validation_failed', 'The request body must be a JSON object with the document fields, e.g. {"from": "…", "to": "…", "items": […]}.', {
       details: [{ field: '(body)', message: 'the body must be a JSON object' }],
     });
   },
-  unsupportedMediaType(contentType: string | undefined): AppError {
+  unsupportedMediaType(contentType: string | undefined): DomainError {
     const got = contentType ? `Content-Type ${contentType.split(';')[0]} is not supported` : 'The request has no Content-Type';
-    return new AppError(
-      'unsupported_media_type',
-      415,
-      `${got}. Send application/json or application/x-www-form-urlencoded.`,
+    return new DomainError('unsupported_media_type', `${got}. Send application/json or application/x-www-form-urlencoded.`,
     );
   },
-  unsupportedCharset(charset: string): AppError {
-    return new AppError(
-      'unsupported_media_type',
-      415,
-      `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
+  unsupportedCharset(charset: string): DomainError {
+    return new DomainError('unsupported_media_type', `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
     );
   },
-  bodyTooLarge(limit: number): AppError {
-    return new AppError('body_too_large', 413, `The request body is larger than the limit of ${limit} bytes. Send fewer or shorter fields.`);
+  unsupportedEncoding(encoding: string): DomainError {
+    return new DomainError('unsupported_media_type', `Content-Encoding ${encoding.slice(0, 40)} is not supported. Send the body as is, gzip or deflate.`);
   },
-  missingKey(): AppError {
-    return new AppError(
-      'invalid_request',
-      401,
-      'No API key provided. Send your key in the Authorization header: Authorization: Bearer YOUR_API_KEY',
+  /** A request Node's HTTP parser refused (a malformed request line or header). */
+  unparsableRequest(): DomainError {
+    return new DomainError('invalid_request', 'The request is not valid HTTP/1.1 (its request line or a header could not be parsed).');
+  },
+  /** The body ended before its declared length (the client stopped sending). */
+  bodyIncomplete(): DomainError {
+    return new DomainError('invalid_request', 'The request body ended before its declared length.');
+  },
+  /** A body that cannot be read as sent (a gzip or deflate body that does not inflate, …). */
+  bodyUnreadable(reason: string): DomainError {
+    return new DomainError('invalid_request', `The request body could not be read (${reason}); check its Content-Encoding and length.`);
+  },
+  /** The whole request did not arrive within the time allowed (a body that trickles or never ends). */
+  requestTimeout(seconds: number): DomainError {
+    return new DomainError('request_timeout', `The request did not arrive whole within ${seconds} s. Send the body at once.`);
+  },
+  bodyTooLarge(limit: number): DomainError {
+    return new DomainError('body_too_large', `The request body is larger than the limit of ${limit} bytes. Send fewer or shorter fields.`);
+  },
+  missingKey(): DomainError {
+    return new DomainError('missing_api_key', 'No API key provided. Send your key in the Authorization header: Authorization: Bearer YOUR_API_KEY',
     );
   },
-  invalidKey(): AppError {
-    return new AppError('invalid_api_key', 401, 'The API key is not valid. Check that it was copied whole; keys start with sk_.');
+  invalidKey(): DomainError {
+    return new DomainError('invalid_api_key', 'The API key is not valid. Check that it was copied whole; keys start with sk_.');
   },
-  inactiveKey(): AppError {
-    return new AppError('inactive_api_key', 401, 'The API key has been revoked or is inactive. Create a new key and use it instead.');
+  inactiveKey(): DomainError {
+    return new DomainError('inactive_api_key', 'The API key has been revoked or is inactive. Create a new key and use it instead.');
   },
-  tooManyFailedKeys(retryAfterSeconds: number): AppError {
-    return new AppError('too_many_failed_keys', 429, `Too many requests with a wrong API key from this address. Retry in ${retryAfterSeconds} s with a valid key.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+  tooManyFailedKeys(retryAfterSeconds: number): DomainError {
+    return new DomainError('too_many_failed_keys', `Too many requests with a wrong API key from this address. Retry in ${retryAfterSeconds} s with a valid key.`, { retryAfterSeconds });
   },
-  notFound(method: string, path: string): AppError {
-    return new AppError('not_found', 404, `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF) or POST /ubl (UBL e-invoice).`);
+  notFound(method: string, path: string): DomainError {
+    return new DomainError('not_found', `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF) or POST /ubl (UBL e-invoice).`);
   },
-  methodNotAllowed(method: string, path: string): AppError {
-    return new AppError('method_not_allowed', 405, `${method} is not allowed on ${path}. Use POST.`, {
-      headers: { Allow: 'POST' },
-    });
+  methodNotAllowed(method: string, path: string): DomainError {
+    return new DomainError('method_not_allowed', `${method} is not allowed on ${path}. Use POST.`, { allow: ['POST'] });
   },
-  rendererBusy(retryAfterSeconds: number): AppError {
-    return new AppError('renderer_busy', 503, `The renderer is at capacity. Retry in ${retryAfterSeconds} s.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+  rendererBusy(retryAfterSeconds: number): DomainError {
+    return new DomainError('renderer_busy', `The renderer is at capacity. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
   },
-  renderTimeout(retryAfterSeconds: number): AppError {
-    return new AppError('render_timeout', 503, `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+  renderTimeout(retryAfterSeconds: number): DomainError {
+    return new DomainError('render_timeout', `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`, { retryAfterSeconds });
   },
   /** The renderer failed twice on the document (crashed, or killed over its memory limit). */
-  renderFailed(retryAfterSeconds: number): AppError {
-    return new AppError(
-      'render_failed',
-      503,
-      `The renderer failed twice on this document (a document that needs more memory than a renderer may use fails this way). Retry in ${retryAfterSeconds} s, or send a smaller logo or fewer lines.`,
-      { headers: { 'Retry-After': String(retryAfterSeconds) } },
+  renderFailed(retryAfterSeconds: number): DomainError {
+    return new DomainError('render_failed', `The renderer failed twice on this document (a document that needs more memory than a renderer may use fails this way). Retry in ${retryAfterSeconds} s, or send a smaller logo or fewer lines.`,
+      { retryAfterSeconds },
     );
   },
   /** The key store is busy or unreachable (a write lock held elsewhere, Redis down): try again shortly. */
-  storeUnavailable(retryAfterSeconds: number): AppError {
-    return new AppError('store_unavailable', 503, `The key store is busy or unreachable. Retry in ${retryAfterSeconds} s.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+  storeUnavailable(retryAfterSeconds: number): DomainError {
+    return new DomainError('store_unavailable', `The key store is busy or unreachable. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
   },
   /** The client went away before its document was ready (nginx's 499): nothing is sent, nothing is counted. */
-  clientClosed(): AppError {
-    return new AppError('client_closed_request', 499, 'The client closed the connection before the document was ready.');
+  clientClosed(): DomainError {
+    return new DomainError('client_closed_request', 'The client closed the connection before the document was ready.');
   },
-  ublType(type: string): AppError {
-    return new AppError('unsupported_type', 400, `UBL output is available for invoice, receipt and credit_note, not ${type}`, {
+  ublType(type: string): DomainError {
+    return new DomainError('unsupported_type', `UBL output is available for invoice, receipt and credit_note, not ${type}`, {
       details: [{ field: 'type', message: `UBL output is available for invoice, receipt and credit_note, not ${type}` }],
     });
   },
-  internal(requestId: string, cause?: unknown): AppError {
-    return new AppError('internal', 500, `Internal error (request id ${requestId})`, { cause });
+  internal(requestId: string, cause?: unknown): DomainError {
+    return new DomainError('internal', `Internal error (request id ${requestId})`, { cause });
   },
 };

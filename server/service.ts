@@ -13,6 +13,7 @@ import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
 import { guardStore } from './keys/store-guard';
 import { Quota } from './quota/quota';
+import { clientErrorHandler } from './http/client-errors';
 import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { DocumentPipeline, loadAssets } from './pipeline';
@@ -99,6 +100,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     },
     app,
   );
+  server.on('clientError', clientErrorHandler(logger, config.requestTimeoutMs));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -4,7 +4,7 @@
 //   npm run render -- examples/invoice.json [--theme slate] [--lang fr-FR] [--page-size a4] [--ubl] [-o out.pdf]
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../errors';
+import { DomainError, isRequestProblem } from '../errors';
 import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
 
@@ -85,10 +85,10 @@ if (require.main === module) {
       fs.writeFileSync(out, bytes);
       process.stdout.write(`${path.resolve(out)} (${bytes.length} bytes)\n`);
     } catch (err) {
-      if (err instanceof AppError) {
-        const details = err.extra.details ? `\n  ${err.extra.details.map((d) => d.message).join('\n  ')}` : '';
+      if (err instanceof DomainError) {
+        const details = err.facts.details ? `\n  ${err.facts.details.map((d) => d.message).join('\n  ')}` : '';
         process.stderr.write(`${err.message}${details}\n`);
-        process.exitCode = err.status < 500 ? 2 : 1;
+        process.exitCode = isRequestProblem(err.code) ? 2 : 1;
       } else {
         process.stderr.write(`${(err as Error).stack}\n`);
         process.exitCode = 1;

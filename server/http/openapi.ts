@@ -3,6 +3,7 @@
 // and our own `notAccepted` keyword becomes the plain schema it stands for.
 import type { SchemaRegistry } from '../documents/schema-registry';
 import { DOCUMENT_TYPES } from '../documents/model';
+import { ERROR_CATALOGUE } from './error-catalogue';
 
 type Node = Record<string, unknown>;
 
@@ -44,17 +45,20 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
     const props = { ...((s.properties as Node | undefined) ?? {}), type: { enum: [type], description: 'Document type' } };
     schemas[type] = { ...s, properties: props, ...(type === 'invoice' ? {} : { required: ['type'] }) };
   }
+  const codes = Object.keys(ERROR_CATALOGUE);
   schemas.Error = {
     type: 'object',
-    required: ['error'],
+    required: ['error', 'message', 'type', 'code', 'request_id'],
+    description: 'Every error has this shape (README, "Errors"). `error` is the code on a 401 (`invalid_request` for a missing key) and the sentence elsewhere, as in the reference.',
     properties: {
-      error: { type: 'string', description: 'What failed and how to fix it' },
-      code: { type: 'string' },
-      details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+      error: { type: 'string', description: 'The reference field: a code on 401, else what failed and how to fix it' },
+      message: { type: 'string', description: 'What failed and how to fix it' },
+      type: { enum: ['invalid_request', 'api_error'], description: '`invalid_request` when the request must change, `api_error` when the service failed' },
+      code: { enum: codes, description: codes.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c as keyof typeof ERROR_CATALOGUE].meaning}`).join('\n') },
+      request_id: { type: 'string', description: 'The X-Request-Id of the request, which finds it in the logs' },
+      details: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
     },
   };
-  schemas.AuthError = { type: 'object', required: ['error', 'message'], properties: { error: { enum: ['invalid_request', 'invalid_api_key', 'inactive_api_key'] }, message: { type: 'string' } } };
-  schemas.QuotaError = { type: 'object', required: ['type', 'message'], properties: { type: { const: 'invalid_request' }, message: { type: 'string' } } };
 
   const body = (types: readonly string[]) => {
     const schema = { anyOf: types.map((t) => ({ $ref: `#/components/schemas/${t}` })) };
@@ -62,14 +66,18 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
   };
   const errors = {
     400: { description: 'The document could not be validated; every bad field is listed', content: json(ERROR) },
-    401: { description: 'Missing, unknown or revoked API key', content: json({ $ref: '#/components/schemas/AuthError' }) },
+    401: { description: 'Missing, unknown or revoked API key', content: json(ERROR) },
+    404: { description: 'No such endpoint', content: json(ERROR) },
+    405: { description: 'Another method than POST', headers: { Allow: { schema: { type: 'string' } } }, content: json(ERROR) },
+    408: { description: 'The whole request did not arrive within REQUEST_TIMEOUT_MS', content: json(ERROR) },
     413: { description: 'Body over the size limit', content: json(ERROR) },
     415: { description: 'Content type other than JSON or form fields', content: json(ERROR) },
     429: {
       description: 'Monthly plan limit reached',
       headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until 00:00 UTC on the 1st of next month' } },
-      content: json({ $ref: '#/components/schemas/QuotaError' }),
+      content: json(ERROR),
     },
+    500: { description: 'A defect of the service; `request_id` finds it in the logs', content: json(ERROR) },
     503: { description: 'Renderer saturated or past its deadline', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: json(ERROR) },
   };
   const languageHeader = { name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string', default: 'en-US' } };

@@ -73,7 +73,7 @@ export class RedisKeyStore implements KeyStore {
   constructor(url: string) {
     const redis = connectRedis(url);
     // Once connected, a lost connection fails commands at once instead of queueing them until Redis is back (which
-    // held requests for half a minute): store-guard.ts then answers 503 with Retry-After. Before the first connection
+    // held requests for half a minute): store-guard.ts then raises store_unavailable. Before the first connection
     // commands wait, so that start-up does not race the connect.
     redis.once('ready', () => {
       redis.options.enableOfflineQueue = false;

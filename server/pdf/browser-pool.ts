@@ -7,7 +7,7 @@ import { killGroup, launchChromium, openPrintPage } from './launch';
 import { watchRendererMemory } from './process-memory';
 import { startWatchdog } from './watchdog';
 import type { Browser, CDPSession, Page } from 'puppeteer';
-import { AppError, errors } from '../errors';
+import { DomainError, errors } from '../errors';
 import { withMetadata, type PdfMetadata } from './metadata';
 import { newResidentState, printPage, type PrintDocument, type ResidentState } from './print-page';
 import { RenderQueue } from './render-queue';
@@ -292,7 +292,7 @@ export class BrowserPool implements PdfRenderer {
         this.opts.onEvent?.('render_timeout');
         throw errors.renderTimeout(this.queue.retryAfterSeconds());
       }
-      if (err instanceof AppError) throw err;
+      if (err instanceof DomainError) throw err;
       if (mayRetry && Date.now() < deadline && !this.closed) {
         // A crashed renderer, or a crashed, hung or disconnected browser: try once more (relaunched if need be).
         this.opts.onEvent?.('render_retry', { error: (err as Error).message });

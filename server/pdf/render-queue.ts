@@ -1,6 +1,6 @@
-// The render queue: at most `concurrency` renders at once, at most `limit` waiting (beyond: 503 with Retry-After), a
-// wait that ends at the render's deadline (503) or when its client goes away (499). Knows nothing of Chromium.
-import { errors, type AppError } from '../errors';
+// The render queue: at most `concurrency` renders at once, at most `limit` waiting (beyond: renderer_busy, with the seconds to wait), a
+// wait that ends at the render's deadline (render_timeout) or when its client goes away (client_closed_request). Knows nothing of Chromium.
+import { errors, type DomainError } from '../errors';
 
 export class RenderQueue {
   private active = 0;
@@ -30,7 +30,7 @@ export class RenderQueue {
       throw errors.rendererBusy(this.retryAfterSeconds());
     }
     await new Promise<void>((resolve, reject) => {
-      const leave = (err: AppError): void => {
+      const leave = (err: DomainError): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         const i = this.waiters.indexOf(wake);

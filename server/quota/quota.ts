@@ -1,8 +1,8 @@
 // Monthly quota (decisions §5): each successful document of either operation counts one, per account and calendar
 // month in UTC. A render first reserves one document (atomically, in the store), then commits it on success or
 // releases it on failure: a failed render never uses quota and parallel requests never overshoot.
-// Over the limit: 429 with Retry-After = whole seconds to 00:00 UTC on the 1st of next month. No HTTP here.
-import { AppError } from '../errors';
+// Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the 1st of next month.
+import { DomainError } from '../errors';
 import type { KeyStore, Plan } from '../keys/key-store';
 
 export interface PlanLimits {
@@ -30,15 +30,10 @@ export function retryAfterSeconds(now: Date): number {
   return Math.max(1, Math.ceil((nextPeriodStart(now).getTime() - now.getTime()) / 1000));
 }
 
-export function quotaExceeded(limit: number, plan: Plan, now: Date): AppError {
+export function quotaExceeded(limit: number, plan: Plan, now: Date): DomainError {
   const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
   const retry = retryAfterSeconds(now);
-  return new AppError(
-    'quota_exceeded',
-    429,
-    `You have used the monthly limit of ${limit} documents of the ${plan} plan. It resets at ${reset} (in ${retry} s); a paid plan raises it.`,
-    { headers: { 'Retry-After': String(retry) } },
-  );
+  return new DomainError('quota_exceeded', `You have used the monthly limit of ${limit} documents of the ${plan} plan. It resets at ${reset} (in ${retry} s); a paid plan raises it.`, { retryAfterSeconds: retry });
 }
 
 export class Quota {

@@ -6,7 +6,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { DocumentRequest } from '../documents/model';
 import { parseDocumentDate, todayIso } from '../documents/dates';
-import { AppError, errors, type FieldProblem } from '../errors';
+import { DomainError, errors, type FieldProblem } from '../errors';
 import type { Decimal, Totals } from '../money/totals';
 import { partyFrom, type UblParty } from './parties';
 import { taxBreakdown, type TaxCategory } from './tax-breakdown';
@@ -130,8 +130,8 @@ export function buildUbl(input: UblInput): UblDocument {
     try {
       return step();
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed' || !err.extra.details) throw err;
-      problems.push(...err.extra.details);
+      if (!(err instanceof DomainError) || err.code !== 'validation_failed' || !err.facts.details) throw err;
+      problems.push(...err.facts.details);
       return undefined;
     }
   };

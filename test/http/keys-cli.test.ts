@@ -99,10 +99,16 @@ describe('keys CLI', function () {
     expect(body.message).to.be.a('string');
     const missing = await post(service, DOC, { key: null });
     expect(missing.status).to.equal(401);
-    expect(await missing.json()).to.deep.equal({
+    // The reference's two fields as it has them, and the fields every error carries (README, "Errors").
+    const missingBody = (await missing.json()) as Record<string, unknown>;
+    expect(missingBody).to.deep.include({
       error: 'invalid_request',
       message: 'No API key provided. Send your key in the Authorization header: Authorization: Bearer YOUR_API_KEY',
+      type: 'invalid_request',
+      code: 'missing_api_key',
+      request_id: missing.headers.get('x-request-id'),
     });
+    expect(Object.keys(missingBody).sort()).to.deep.equal(['code', 'error', 'message', 'request_id', 'type']);
   });
 });
 

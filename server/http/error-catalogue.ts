@@ -1,0 +1,64 @@
+// Every error code a client can get, with its HTTP status and what it means: the one place that turns the core's
+// domain errors (server/errors.ts) into statuses, headers and bodies. test/unit/http/error-catalogue.test.ts holds
+// the README's error table, the OpenAPI description and every code the source raises to this list.
+// One body shape for every error, keeping the reference's fields (decisions §5):
+//   {error, message, type, code, request_id, details?}
+// `error` is the code on a 401 (`invalid_request` for a missing key, as the reference has it) and the sentence
+// elsewhere (what 400 bodies have always carried); `type` is `invalid_request` for the client's errors (the
+// reference's 429) and `api_error` for ours.
+import type { DomainError, ErrorCode } from '../errors';
+
+export interface CatalogueEntry {
+  status: number;
+  meaning: string;
+}
+
+export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
+  validation_failed: { status: 400, meaning: 'The document has missing or invalid fields; `details` names each one by its path.' },
+  malformed_json: { status: 400, meaning: 'The body is not a JSON value (or is nested more than 64 levels deep).' },
+  empty_body: { status: 400, meaning: 'The body is empty.' },
+  invalid_request: { status: 400, meaning: 'The body could not be read: it ended before its declared length, or does not inflate.' },
+  unsupported_type: { status: 400, meaning: 'The operation does not make this document type (UBL: invoice, receipt and credit_note only).' },
+  missing_api_key: { status: 401, meaning: 'No API key was sent (`error` is `invalid_request`, as in the reference).' },
+  invalid_api_key: { status: 401, meaning: 'The API key is not known.' },
+  inactive_api_key: { status: 401, meaning: 'The API key was revoked.' },
+  not_found: { status: 404, meaning: 'No such endpoint.' },
+  method_not_allowed: { status: 405, meaning: 'The endpoint takes another method (see `Allow`).' },
+  request_timeout: { status: 408, meaning: 'The whole request did not arrive within REQUEST_TIMEOUT_MS.' },
+  body_too_large: { status: 413, meaning: 'The body is larger than MAX_BODY_BYTES.' },
+  unsupported_media_type: { status: 415, meaning: 'The Content-Type, charset or Content-Encoding is not one the service reads.' },
+  quota_exceeded: { status: 429, meaning: "The account's monthly documents are used up; `Retry-After` says when they reset." },
+  too_many_failed_keys: { status: 429, meaning: 'Too many wrong API keys from this address within a minute.' },
+  client_closed_request: { status: 499, meaning: 'The client left before its document was ready (logged only: nobody receives it).' },
+  internal: { status: 500, meaning: "A defect of ours; the request id finds it in the logs." },
+  renderer_busy: { status: 503, meaning: 'Every page and queue place is taken; retry after `Retry-After`.' },
+  render_timeout: { status: 503, meaning: 'The document was not printed within RENDER_TIMEOUT_MS (queue wait included).' },
+  render_failed: { status: 503, meaning: 'The renderer failed twice on the document (crashed, or over its memory limit).' },
+  store_unavailable: { status: 503, meaning: 'The key store is busy or unreachable; retry after `Retry-After`.' },
+};
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export function statusOf(err: DomainError): number {
+  return ERROR_CATALOGUE[err.code].status;
+}
+
+export function toResponse(err: DomainError, requestId: string): ErrorResponse {
+  const status = statusOf(err);
+  const headers: Record<string, string> = {};
+  if (err.facts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.facts.retryAfterSeconds);
+  if (err.facts.allow) headers.Allow = err.facts.allow.join(', ');
+  const body: Record<string, unknown> = {
+    error: status === 401 ? (err.code === 'missing_api_key' ? 'invalid_request' : err.code) : err.message,
+    message: err.message,
+    type: status < 500 ? 'invalid_request' : 'api_error',
+    code: err.code,
+    request_id: requestId,
+  };
+  if (err.facts.details) body.details = err.facts.details;
+  return { status, headers, body };
+}

@@ -1,0 +1,65 @@
+// The error catalogue (issue 16): every code the source raises is listed once with its status and meaning, and the
+// README's error table and the OpenAPI description offer exactly that list; every body has one shape.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig, projectRoot } from '../../../server/config';
+import { loadSchemas } from '../../../server/documents/schema-registry';
+import { DomainError, ERROR_CODES, isRequestProblem, type ErrorCode } from '../../../server/errors';
+import { ERROR_CATALOGUE, toResponse } from '../../../server/http/error-catalogue';
+import { buildOpenApi } from '../../../server/http/openapi';
+
+const ROOT = projectRoot();
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+}
+
+describe('error catalogue', function () {
+  it('lists every code once with an HTTP status and a meaning; a request problem is exactly a status under 500', function () {
+    expect(Object.keys(ERROR_CATALOGUE).sort()).to.deep.equal([...ERROR_CODES].sort());
+    for (const code of ERROR_CODES) {
+      const { status, meaning } = ERROR_CATALOGUE[code];
+      expect(status, code).to.be.within(400, 599);
+      expect(meaning, code).to.match(/\.$/);
+      expect(isRequestProblem(code), code).to.equal(status < 500);
+    }
+  });
+
+  it('every code the source raises is in the catalogue, and no module outside server/http/ speaks HTTP statuses', function () {
+    const raised = new Set<string>();
+    for (const file of sourceFiles(path.join(ROOT, 'server'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/new DomainError\(\s*'(\w+)'/g)) raised.add(m[1]!);
+      if (!file.includes(`${path.sep}http${path.sep}`) && !file.endsWith('service.ts')) {
+        expect(text, path.relative(ROOT, file)).not.to.match(/'Retry-After'|\bstatus:\s*[45]\d\d\b|res\.status\(/);
+      }
+    }
+    expect(raised.size).to.be.greaterThan(10);
+    for (const code of raised) expect(ERROR_CATALOGUE, `raised in server/ but not catalogued: ${code}`).to.have.property(code);
+  });
+
+  it("the README's error table lists every code with its status, and nothing else", function () {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Errors'));
+    const rows = new Map([...table.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])]));
+    expect([...rows.keys()].sort()).to.deep.equal([...ERROR_CODES].sort());
+    for (const [code, status] of rows) expect(status, code).to.equal(ERROR_CATALOGUE[code as ErrorCode].status);
+  });
+
+  it('the OpenAPI description offers exactly these codes', function () {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    const api = buildOpenApi(loadSchemas(path.join(ROOT, 'schemas'), config.limits)) as { components: { schemas: { Error: { properties: { code: { enum: string[] } } } } } };
+    expect([...api.components.schemas.Error.properties.code.enum].sort()).to.deep.equal([...ERROR_CODES].sort());
+  });
+
+  it('every error has one body shape, keeping the reference fields; facts become headers', function () {
+    for (const code of ERROR_CODES) {
+      const { status, headers, body } = toResponse(new DomainError(code, 'What failed.', { retryAfterSeconds: 7, allow: ['POST'] }), 'req-1');
+      expect(status).to.equal(ERROR_CATALOGUE[code].status);
+      expect(body, code).to.include({ message: 'What failed.', code, request_id: 'req-1', type: status < 500 ? 'invalid_request' : 'api_error' });
+      expect(body.error, code).to.equal(status === 401 ? (code === 'missing_api_key' ? 'invalid_request' : code) : 'What failed.');
+      expect(headers).to.deep.equal({ 'Retry-After': '7', Allow: 'POST' });
+    }
+  });
+});
