@@ -1,5 +1,6 @@
 // Configuration: reads environment variables once, validates every one, and reports all bad values together.
-// Owns the names and defaults of every setting (the README lists them). Must not read files or open connections.
+// Owns the names and defaults of every setting (the README lists them). Opens no connection; the only file it looks
+// at is whether the vendored UBL schemas exist (else ../shared/standards is used).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,7 +61,8 @@ export interface Config {
   /** express's `trust proxy`: which peers' X-Forwarded-For / -Proto to believe (TRUST_PROXY; off by default). */
   trustProxy: false | number | string;
   /** Documents per month: free plan, paid plan (null: unlimited). */
-  planLimits: { free: number; paid: number | null };
+  /** Documents per calendar month for each plan; null: unlimited. */
+  planLimits: { free: number | null; paid: number | null };
   limits: Limits;
 }
 
@@ -100,6 +102,13 @@ export function loadConfig(env: Env = process.env): Config {
       return fallback;
     }
     return n;
+  };
+  // One rule for every plan: a whole number is that many documents a month (0: none), `unlimited` is no limit.
+  const limit = (name: string, fallback: number | null): number | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw.trim().toLowerCase() === 'unlimited') return null;
+    return int(name, fallback ?? 0, 0, 1_000_000_000);
   };
   const bool = (name: string, fallback: boolean): boolean => {
     const raw = env[name];
@@ -170,8 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
     studio: bool('STUDIO', false),
     liveReload: bool('LIVE_RELOAD', false),
     planLimits: {
-      free: int('FREE_PLAN_LIMIT', 100, 0, 1_000_000_000),
-      paid: int('PAID_PLAN_LIMIT', 0, 0, 1_000_000_000) || null,
+      free: limit('FREE_PLAN_LIMIT', 100),
+      paid: limit('PAID_PLAN_LIMIT', null),
     },
     limits: {
       maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -20,6 +20,7 @@ export async function openLocalPipeline(opts: { concurrency?: number; ubl?: bool
     queueLimit: 1000,
     timeoutMs: Math.max(config.renderTimeoutMs, 60000),
     maxRendersPerBrowser: 0,
+    maxRendersPerPage: config.pageMaxRenders,
   });
   let xsd: XsdValidatorRef | undefined;
   try {

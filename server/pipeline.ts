@@ -12,7 +12,7 @@ import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
-import type { PdfRenderer } from './pdf/browser-pool';
+import type { PdfRenderer } from './pdf/renderer';
 import { loadCatalogues, type Catalogues } from './render/catalogues';
 import { loadFonts } from './render/fonts';
 import { printBudgetProblems } from './render/print-budget';

@@ -1,9 +1,9 @@
 // The keys CLI (decisions §9): create, list and revoke API keys, set plans and show usage, for operators.
 // Uses the same store as the service (SQLITE_PATH, or REDIS_URL). A new key is printed once; only its hash is stored.
 import { ConfigError, loadConfig, type Config } from '../config';
-import { KeyStoreError, PLANS, type KeyStore, type Plan } from '../keys/key-store';
+import { accountPlan, KeyStoreError, PLANS, type KeyStore, type Plan } from '../keys/key-store';
 import { openStore } from '../keys/open-store';
-import { nextPeriodStart, periodOf } from '../quota/quota';
+import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
 
 const USAGE = `Usage:
   npm run keys -- create --account NAME [--plan free|paid] [--quiet]
@@ -57,8 +57,8 @@ export async function runKeysCli(
         out(`No account "${account}".`);
         return 1;
       }
-      const plan = keys[0]!.plan;
-      const limit = plan === 'paid' ? limits.paid : limits.free;
+      const plan = accountPlan(keys);
+      const limit = limitOf(limits, plan);
       const used = await store.usage(account, month);
       const reset = month === periodOf(now) ? `; resets ${nextPeriodStart(now).toISOString().slice(0, 10)}` : '';
       out(`${account}: ${used} / ${limit ?? 'unlimited'} documents in ${month} (${plan} plan${reset})`);

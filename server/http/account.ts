@@ -13,8 +13,8 @@ import { parse as parseCookies } from 'cookie';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
 import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
-import type { KeyStore } from '../keys/key-store';
-import { nextPeriodStart, periodOf } from '../quota/quota';
+import { accountPlan, type KeyStore } from '../keys/key-store';
+import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
 import { loadPages } from '../render/pages';
 
 const SESSION_COOKIE = 'docgen_session';
@@ -168,8 +168,8 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     if (!who) return res.redirect(303, '/account/sign-in');
     const now = clock();
     const keys = await store.listKeys(who.account);
-    const plan = keys[0]?.plan ?? 'free';
-    const limit = plan === 'paid' ? config.planLimits.paid : config.planLimits.free;
+    const plan = accountPlan(keys);
+    const limit = limitOf(config.planLimits, plan);
     const day = (iso: string | null) => (iso ? iso.slice(0, 10) : 'never');
     return page(req, res, 'settings', {
       title: 'Developer settings',

@@ -1,7 +1,8 @@
 // The HTTP surface: routes, body reading, request ids and access logs. server/http/ is the only place that imports
-// express (the studio and account routers live beside this file).
+// express (the studio and account routers live beside this file) and the only one that knows HTTP statuses.
 // Order on the document routes: method (405) → API key (401) → body presence, type and size (400/415/413)
-// → parse and validate (400) → render. Errors go to errors-to-http.ts; no handler writes an error body itself.
+// → parse and validate (400) → render. Errors go to errors-to-http.ts (statuses and bodies from error-catalogue.ts);
+// no handler writes an error body itself.
 import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
@@ -18,7 +19,7 @@ import { requireApiKey } from './auth';
 import { errorHandler } from './errors-to-http';
 import type { Metrics } from './metrics';
 import { buildOpenApi } from './openapi';
-import type { PoolStats } from '../pdf/browser-pool';
+import type { PoolStats } from '../pdf/renderer';
 
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */

@@ -2,7 +2,7 @@
 // queue-wait histograms, and the browser pool's gauges and restarts. One registry per app (tests start several).
 import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PdfRenderer } from '../pdf/browser-pool';
+import type { PdfRenderer } from '../pdf/renderer';
 
 export interface Metrics {
   registry: Registry;

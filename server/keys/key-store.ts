@@ -5,6 +5,11 @@
 // overshoot, within one instance or across many.
 
 export type Plan = 'free' | 'paid';
+
+/** An account's plan, from its keys (each carries its account's plan); an account without keys is on the free plan. */
+export function accountPlan(keys: readonly { plan: Plan }[]): Plan {
+  return keys[0]?.plan ?? 'free';
+}
 export const PLANS: readonly Plan[] = ['free', 'paid'];
 
 export interface KeyInfo {

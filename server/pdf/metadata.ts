@@ -6,7 +6,6 @@
 export interface PdfMetadata {
   title?: string;
   author?: string;
-  subject?: string;
   creator?: string;
 }
 
@@ -41,7 +40,6 @@ export function withMetadata(pdf: Uint8Array, meta: PdfMetadata, producer: strin
   const entries: string[] = [];
   if (meta.title) entries.push(`/Title ${pdfString(meta.title)}`);
   if (meta.author) entries.push(`/Author ${pdfString(meta.author)}`);
-  if (meta.subject) entries.push(`/Subject ${pdfString(meta.subject)}`);
   if (meta.creator) entries.push(`/Creator ${pdfString(meta.creator)}`);
   entries.push(`/Producer ${pdfString(producer)}`, `/CreationDate ${pdfDate(now)}`, `/ModDate ${pdfDate(now)}`);
 

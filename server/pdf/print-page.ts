@@ -9,8 +9,6 @@ import { swapDocument, writeDocument } from './page-scripts';
 
 export interface PrintOptions {
   format: 'letter' | 'a4';
-  /** Page margins in inches, when the HTML's @page rule sets none. */
-  margin?: { top: number; right: number; bottom: number; left: number };
 }
 
 /** A document as parts, for a page that keeps its frame (see render/html.ts, which makes them). */
@@ -102,7 +100,7 @@ async function swapParts(session: CDPSession, doc: PrintDocument, state: Residen
 // each of which waits its turn on the event loop behind other requests' work.
 async function print(session: CDPSession, options: PrintOptions, guard: <T>(call: Promise<T>) => Promise<T>): Promise<Uint8Array> {
   const paper = PAPER[options.format];
-  const margin = options.margin ?? DEFAULT_MARGIN;
+  const margin = DEFAULT_MARGIN;
   const { data } = await guard(
     session.send('Page.printToPDF', {
       transferMode: 'ReturnAsBase64',

@@ -5,10 +5,15 @@
 import { DomainError } from '../errors';
 import type { KeyStore, Plan } from '../keys/key-store';
 
+/** Documents per calendar month for each plan (null: unlimited). */
 export interface PlanLimits {
-  free: number;
-  /** null: unlimited. */
+  free: number | null;
   paid: number | null;
+}
+
+/** The monthly limit of a plan: the one place that reads the plan limits. */
+export function limitOf(limits: PlanLimits, plan: Plan): number | null {
+  return limits[plan];
 }
 
 export interface QuotaTicket {
@@ -46,7 +51,7 @@ export class Quota {
   ) {}
 
   limitOf(plan: Plan): number | null {
-    return plan === 'paid' ? this.limits.paid : this.limits.free;
+    return limitOf(this.limits, plan);
   }
 
   /** Reserves one document, or throws the 429. */

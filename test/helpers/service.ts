@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot, type Config } from '../../server/config';
-import type { PdfRenderer } from '../../server/pdf/browser-pool';
+import type { PdfRenderer } from '../../server/pdf/renderer';
 import { startService, type RunningService, type StartOptions } from '../../server/service';
 
 export interface TestService extends RunningService {

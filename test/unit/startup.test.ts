@@ -52,6 +52,13 @@ describe('start-up checks', function () {
     expect(error!.problems.join('\n')).to.contain('PORT').and.contain('LOGO_ALLOW_PRIVATE').and.contain('MAX_ITEMS').and.contain('LOG_LEVEL').and.contain('REDIS_URL');
   });
 
+  it('plan limits follow one rule: a whole number is that many documents (0: none), `unlimited` is none at all', function () {
+    expect(loadConfig({}).planLimits).to.deep.equal({ free: 100, paid: null });
+    expect(loadConfig({ FREE_PLAN_LIMIT: '0', PAID_PLAN_LIMIT: '0' }).planLimits).to.deep.equal({ free: 0, paid: 0 });
+    expect(loadConfig({ FREE_PLAN_LIMIT: 'unlimited', PAID_PLAN_LIMIT: '5000' }).planLimits).to.deep.equal({ free: null, paid: 5000 });
+    expect(() => loadConfig({ PAID_PLAN_LIMIT: 'lots' })).to.throw(ConfigError, /PAID_PLAN_LIMIT/);
+  });
+
   it('configured limits replace the schema bounds', function () {
     const assets = loadAssets(projectRoot(), { ...limits, maxItems: 3 });
     const validate = assets.schemas.get('invoice').validate;
