@@ -2,6 +2,7 @@
 // body. With one page (RENDER_CONCURRENCY=1) every document goes through the same page, so each one below is printed
 // right after a very different one: another theme, another script, 300 lines, a logo. Nothing of the one before may
 // show in its PDF, and it must print exactly as it does written whole on a page of its own.
+import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { notdefGlyphs, embeddedFonts } from '../helpers/pdf-layout';
 import { pdfImageCount, pdfInfo, pdfText } from '../helpers/pdf';
@@ -112,6 +113,16 @@ describe('resident pages (one page, documents one after another)', function () {
     expect(text).to.include('Delta service');
     expect(text).not.to.match(/CHARLIE|株式会社|ありがとう/);
     expect(fontNames(pdfs.DELTA!).filter((f) => /JP|SC|TC|KR/.test(f))).to.deep.equal([]);
+  });
+
+  it('stays a tagged PDF with its page numbers after the swaps', function () {
+    for (const [name, pdf] of Object.entries(pdfs)) {
+      const uncompressed = execFileSync('qpdf', ['--qdf', '--object-streams=disable', '-', '-'], { input: pdf, maxBuffer: 64 * 1024 * 1024 }).toString('latin1');
+      expect(uncompressed, name).to.match(/\/StructTreeRoot \d+ 0 R/);
+      expect(uncompressed, name).to.match(/\/MarkInfo << \/Marked true >>/);
+    }
+    expect(pdfText(pdfs.ALPHA!)).to.match(/Page 1 sur \d+/);
+    expect(pdfText(pdfs.BRAVO!)).to.match(/Page 1 of 1/);
   });
 
   it('each prints exactly as it does written whole on a page (same text, same pixels)', async function () {

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The studio in real headless Chromium: it renders, switching type and theme changes the preview, and a CSS file saved
 // on disk changes the preview without a reload of the server (timed); the HTML preview lays out at the printed page's
 // width. The gallery shows every type × theme, each thumbnail inside its card at any viewport width.

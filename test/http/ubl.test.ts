@@ -136,6 +136,25 @@ describe('POST /ubl with e_invoice data: XSD, EN 16931 and Peppol BIS 3.0', func
   }
 });
 
+describe('the business rules catch broken e-invoices (so that passing them means something)', function () {
+  this.timeout(60000);
+
+  it('a wrong amount due fails EN 16931 (BR-CO-16); no buyer or order reference fails Peppol (R003)', async function () {
+    const service = await sharedService();
+    const res = await post(service, { ...BASE, tax: 21, purchase_order: undefined }, { path: '/ubl' });
+    const xml = await res.text();
+    expect(res.status).to.equal(200);
+    const { en16931, peppol } = standards();
+    expect(fatal(en16931.validate(xml))).to.deep.equal([]);
+    const wrongTotal = xml.replace(/(<cbc:PayableAmount currencyID="EUR">)[^<]+/, '$1999.99');
+    expect(wrongTotal).not.to.equal(xml);
+    expect(fatal(en16931.validate(wrongTotal)).join('\n')).to.match(/BR-CO-16/);
+    const noReference = xml.replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, '').replace(/<cac:OrderReference>[\s\S]*?<\/cac:OrderReference>/, '');
+    expect(noReference).not.to.equal(xml);
+    expect(fatal(peppol.validate(noReference)).join('\n')).to.match(/R003/);
+  });
+});
+
 describe('POST /ubl with free-text parties only: always XSD-valid', function () {
   this.timeout(60000);
   const bodies: [string, Record<string, unknown>][] = [
