@@ -42,7 +42,9 @@ const STATEMENT = {
   to: 'Lighthouse Bakery',
   number: 'ST-1000',
   items: Array.from({ length: 1000 }, (_, i) =>
-    i % 10 === 9 ? { date: '2026-10-15', reference: `PAY-${i}`, name: `Payment ${i}`, payment: 100 } : { date: '2026-10-01', reference: `INV-${i}`, name: `Charge ${i}`, quantity: 1, unit_cost: 12.5 },
+    i % 10 === 9
+      ? { date: '2026-10-15', reference: `PAY-${i}`, name: `Payment ${i}`, payment: 100 }
+      : { date: '2026-10-01', reference: `INV-${i}`, name: `Charge ${i}`, quantity: 1, unit_cost: 12.5 },
   ),
 };
 
@@ -81,7 +83,10 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
   });
   await writer.start();
   const writeAndPrint = async () => {
-    await writer.render(invoiceHtml.html, { format: 'letter', metadata: { title: invoiceHtml.title, author: invoiceHtml.author, creator: CREATOR } });
+    await writer.render(invoiceHtml.html, {
+      format: 'letter',
+      metadata: { title: invoiceHtml.title, author: invoiceHtml.author, creator: CREATOR },
+    });
   };
   const naive = await startNaiveFloor(config.chromiumPath, config.chromiumSandbox, CONCURRENCY);
   let worker = 0;
@@ -89,12 +94,17 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
   const service = await startService(ROOT, { RENDER_CONCURRENCY: String(CONCURRENCY), LOGO_ALLOW_PRIVATE: 'true' });
   const post = postTo(service.url, service.key);
-  const call = (route: string, body: string, type = FORM) => async () => {
-    const res = await post(route, body, type);
-    if (res.status !== 200 || res.body.length < 1000) throw new Error(`${route}: HTTP ${res.status} ${res.body.subarray(0, 200).toString()}`);
-  };
+  const call =
+    (route: string, body: string, type = FORM) =>
+    async () => {
+      const res = await post(route, body, type);
+      if (res.status !== 200 || res.body.length < 1000)
+        throw new Error(`${route}: HTTP ${res.status} ${res.body.subarray(0, 200).toString()}`);
+    };
 
-  console.log(`\nbench: ${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${SECONDS} s per contender in alternating rounds, ${execFileSync(config.chromiumPath, ['--version']).toString().trim()}`);
+  console.log(
+    `\nbench: ${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${SECONDS} s per contender in alternating rounds, ${execFileSync(config.chromiumPath, ['--version']).toString().trim()}`,
+  );
   const invoiceContenders: [string, () => Promise<void>][] = [
     ['naive floor: setContent + pdf, bare invoice, system fonts', naiveJob(BARE_INVOICE)],
     ['write-and-print (previous path), called directly', writeAndPrint],
@@ -107,9 +117,17 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
   for (const [, job] of invoiceContenders) await closedLoop(CONCURRENCY, 2, job);
   await closedLoop(CONCURRENCY, 2, call('/', JSON.stringify(STATEMENT), 'application/json'));
   const metricsBefore = await serviceMetrics(service.url);
-  const invoice = await interleaved(CONCURRENCY, SECONDS, 2, invoiceContenders.map(([, job]) => job));
+  const invoice = await interleaved(
+    CONCURRENCY,
+    SECONDS,
+    2,
+    invoiceContenders.map(([, job]) => job),
+  );
   const metricsAfter = await serviceMetrics(service.url);
-  const [naiveStatement, serviceStatement] = await interleaved(CONCURRENCY, SECONDS, 5, [naiveJob(statementHtml.html), call('/', JSON.stringify(STATEMENT), 'application/json')]);
+  const [naiveStatement, serviceStatement] = await interleaved(CONCURRENCY, SECONDS, 5, [
+    naiveJob(statementHtml.html),
+    call('/', JSON.stringify(STATEMENT), 'application/json'),
+  ]);
   await writer.close();
   await naive.close();
 
@@ -118,20 +136,36 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
   console.log('|---|---|---|---|---|---|');
   invoiceContenders.forEach(([name], i) => {
     const run = invoice[i]!;
-    console.log(`| ${name} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${fmt(run.p99)} | ${ratio(run.throughput, floor.throughput)} | ${ratio(run.p50, floor.p50)} |`);
+    console.log(
+      `| ${name} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${fmt(run.p99)} | ${ratio(run.throughput, floor.throughput)} | ${ratio(run.p50, floor.p50)} |`,
+    );
   });
-  console.log(`| naive floor: the service's HTML for a 1,000-line statement | ${fmt(naiveStatement!.throughput)} | ${fmt(naiveStatement!.p50)} | ${fmt(naiveStatement!.p99)} | 1.00 | 1.00 |`);
-  console.log(`| service POST /, 1,000-line statement | ${fmt(serviceStatement!.throughput)} | ${fmt(serviceStatement!.p50)} | ${fmt(serviceStatement!.p99)} | ${ratio(serviceStatement!.throughput, naiveStatement!.throughput)} | ${ratio(serviceStatement!.p50, naiveStatement!.p50)} |`);
+  console.log(
+    `| naive floor: the service's HTML for a 1,000-line statement | ${fmt(naiveStatement!.throughput)} | ${fmt(naiveStatement!.p50)} | ${fmt(naiveStatement!.p99)} | 1.00 | 1.00 |`,
+  );
+  console.log(
+    `| service POST /, 1,000-line statement | ${fmt(serviceStatement!.throughput)} | ${fmt(serviceStatement!.p50)} | ${fmt(serviceStatement!.p99)} | ${ratio(serviceStatement!.throughput, naiveStatement!.throughput)} | ${ratio(serviceStatement!.p50, naiveStatement!.p50)} |`,
+  );
 
   const delta = (name: string) => (metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0);
   const perRequest = (name: string) => (1000 * delta(`${name}_sum`)) / delta(`${name}_count`);
-  console.log(`\nservice, mean per request over the invoice rounds: ${fmt(perRequest('docgen_http_request_duration_seconds'))} ms in the service, of which ` +
-    `${fmt(perRequest('docgen_render_queue_wait_seconds'))} ms waiting for a page and ${fmt(perRequest('docgen_render_duration_seconds'))} ms printing`);
-  console.log(`image server: asked ${images.requests()} times for ${slow.count + 2 * CONCURRENCY} slow-logo documents and more (logo max-age ${LOGO_MAX_AGE} s)`);
+  console.log(
+    `\nservice, mean per request over the invoice rounds: ${fmt(perRequest('docgen_http_request_duration_seconds'))} ms in the service, of which ` +
+      `${fmt(perRequest('docgen_render_queue_wait_seconds'))} ms waiting for a page and ${fmt(perRequest('docgen_render_duration_seconds'))} ms printing`,
+  );
+  console.log(
+    `image server: asked ${images.requests()} times for ${slow.count + 2 * CONCURRENCY} slow-logo documents and more (logo max-age ${LOGO_MAX_AGE} s)`,
+  );
   console.log('\ntargets:');
-  console.log(`  no logo: throughput ${ratio(plain.throughput, floor.throughput)} × the naive floor (≥ 1.5), p50 ${ratio(plain.p50, floor.p50)} × (≤ 1.0)`);
-  console.log(`  example as sent: throughput ${ratio(example.throughput, plain.throughput)} × no logo (≥ 0.9), p99 ${fmt(example.p99)} ms (< 1000)`);
-  console.log(`  100 ms logo host: throughput ${ratio(slow.throughput, plain.throughput)} × no logo (≥ 0.9), p99 ${fmt(slow.p99)} ms (< 1000), image server asked ${images.requests()} times (≤ 1 per ${LOGO_MAX_AGE} s)`);
+  console.log(
+    `  no logo: throughput ${ratio(plain.throughput, floor.throughput)} × the naive floor (≥ 1.5), p50 ${ratio(plain.p50, floor.p50)} × (≤ 1.0)`,
+  );
+  console.log(
+    `  example as sent: throughput ${ratio(example.throughput, plain.throughput)} × no logo (≥ 0.9), p99 ${fmt(example.p99)} ms (< 1000)`,
+  );
+  console.log(
+    `  100 ms logo host: throughput ${ratio(slow.throughput, plain.throughput)} × no logo (≥ 0.9), p99 ${fmt(slow.p99)} ms (< 1000), image server asked ${images.requests()} times (≤ 1 per ${LOGO_MAX_AGE} s)`,
+  );
   console.log(`  1,000-line statement: time ${ratio(serviceStatement!.p50, naiveStatement!.p50)} × the naive floor's (≤ 1.0)`);
   console.log(`  /ubl: throughput ${ratio(ubl.throughput, plain.throughput)} × POST / (issue 7: ≥ 0.7)`);
 
@@ -161,10 +195,12 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
     const first = window(1000, 2000);
     const last = window(SOAK - 1000, SOAK + 1);
     const after = window(1000, SOAK + 1);
-    console.log(`\nsoak (fresh instance): ${SOAK} renders (${fmt((SOAK - 1000) / seconds)} docs/s after the first 1,000), RSS of service + Chromium ` +
-      `sampled every 0.5 s (${after.length} samples): mean over renders 1,000-2,000 ${fmt(mean(first))} MiB, over the last 1,000 ${fmt(mean(last))} MiB, ` +
-      `change ${(((mean(last) - mean(first)) / mean(first)) * 100).toFixed(1)} % (target within ± 10 %); range after render 1,000 ${fmt(Math.min(...after))}-${fmt(Math.max(...after))} MiB ` +
-      `(the page-replacement sawtooth)`);
+    console.log(
+      `\nsoak (fresh instance): ${SOAK} renders (${fmt((SOAK - 1000) / seconds)} docs/s after the first 1,000), RSS of service + Chromium ` +
+        `sampled every 0.5 s (${after.length} samples): mean over renders 1,000-2,000 ${fmt(mean(first))} MiB, over the last 1,000 ${fmt(mean(last))} MiB, ` +
+        `change ${(((mean(last) - mean(first)) / mean(first)) * 100).toFixed(1)} % (target within ± 10 %); range after render 1,000 ${fmt(Math.min(...after))}-${fmt(Math.max(...after))} MiB ` +
+        `(the page-replacement sawtooth)`,
+    );
   }
 
   if (OVERLOAD) {
@@ -196,8 +232,10 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
     }
     await Promise.all(pending);
     const acc = summarize(accepted, OVERLOAD);
-    console.log(`\noverload: ${fmt(rate)} req/s offered (3 × ${fmt(plain.throughput)}) for ${OVERLOAD} s, ${sent} requests: ` +
-      `${[...statuses].map(([k, v]) => `${k} × ${v}`).join(', ')}; accepted p50 ${fmt(acc.p50)} ms, p99 ${fmt(acc.p99)} ms (deadline ${config.renderTimeoutMs} ms)`);
+    console.log(
+      `\noverload: ${fmt(rate)} req/s offered (3 × ${fmt(plain.throughput)}) for ${OVERLOAD} s, ${sent} requests: ` +
+        `${[...statuses].map(([k, v]) => `${k} × ${v}`).join(', ')}; accepted p50 ${fmt(acc.p50)} ms, p99 ${fmt(acc.p99)} ms (deadline ${config.renderTimeoutMs} ms)`,
+    );
   }
   await service.stop();
   await images.close();

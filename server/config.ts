@@ -135,9 +135,14 @@ export function loadConfig(env: Env = process.env): Config {
   let trustProxy: Config['trustProxy'] = false;
   if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
   else if (trustRaw !== '' && trustRaw !== 'false') {
-    const bad = trustRaw.split(',').map((e) => e.trim()).filter((e) => !['loopback', 'linklocal', 'uniquelocal'].includes(e) && !ipaddr.isValid(e) && !ipaddr.isValidCIDR(e));
+    const bad = trustRaw
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => !['loopback', 'linklocal', 'uniquelocal'].includes(e) && !ipaddr.isValid(e) && !ipaddr.isValidCIDR(e));
     if (bad.length > 0 || trustRaw === 'true') {
-      problems.push(`TRUST_PROXY must be false, a hop count, or a comma list of loopback, linklocal, uniquelocal, addresses and CIDRs (not "true": that believes any client); got "${trustRaw}"`);
+      problems.push(
+        `TRUST_PROXY must be false, a hop count, or a comma list of loopback, linklocal, uniquelocal, addresses and CIDRs (not "true": that believes any client); got "${trustRaw}"`,
+      );
     } else trustProxy = trustRaw;
   }
   const redisUrl = env.REDIS_URL || undefined;
@@ -157,7 +162,12 @@ export function loadConfig(env: Env = process.env): Config {
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
-    logoAllowedHosts: new Set(str('LOGO_ALLOWED_HOSTS', '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    logoAllowedHosts: new Set(
+      str('LOGO_ALLOWED_HOSTS', '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
     logoTimeoutMs: int('LOGO_TIMEOUT_MS', 5000, 100, 60000),
     logoMaxBytes: int('LOGO_MAX_BYTES', 2 * 1024 * 1024, 1024, 50 * 1024 * 1024),
     logoCache: {

@@ -37,7 +37,13 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Failures of the service, not of the request: the same request may succeed later. */
-const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set(['renderer_busy', 'render_timeout', 'render_failed', 'store_unavailable', 'internal']);
+const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set([
+  'renderer_busy',
+  'render_timeout',
+  'render_failed',
+  'store_unavailable',
+  'internal',
+]);
 
 /** Whether the request itself must change (its fields, its key, its size), as opposed to the service failing. */
 export function isRequestProblem(code: ErrorCode): boolean {
@@ -77,28 +83,38 @@ export const errors = {
     return new DomainError('validation_failed', sentence, { details });
   },
   malformedJson(reason: string): DomainError {
-    return new DomainError('malformed_json', `The request body is malformed JSON (${reason}). Send a JSON object, or use Content-Type application/x-www-form-urlencoded for form fields.`,
+    return new DomainError(
+      'malformed_json',
+      `The request body is malformed JSON (${reason}). Send a JSON object, or use Content-Type application/x-www-form-urlencoded for form fields.`,
     );
   },
   emptyBody(): DomainError {
     return new DomainError('empty_body', 'The request body is empty. Send the document details as JSON or as form fields.');
   },
   notAnObject(): DomainError {
-    return new DomainError('validation_failed', 'The request body must be a JSON object with the document fields, e.g. {"from": "…", "to": "…", "items": […]}.', {
-      details: [{ field: '(body)', message: 'the body must be a JSON object' }],
-    });
+    return new DomainError(
+      'validation_failed',
+      'The request body must be a JSON object with the document fields, e.g. {"from": "…", "to": "…", "items": […]}.',
+      {
+        details: [{ field: '(body)', message: 'the body must be a JSON object' }],
+      },
+    );
   },
   unsupportedMediaType(contentType: string | undefined): DomainError {
     const got = contentType ? `Content-Type ${contentType.split(';')[0]} is not supported` : 'The request has no Content-Type';
-    return new DomainError('unsupported_media_type', `${got}. Send application/json or application/x-www-form-urlencoded.`,
-    );
+    return new DomainError('unsupported_media_type', `${got}. Send application/json or application/x-www-form-urlencoded.`);
   },
   unsupportedCharset(charset: string): DomainError {
-    return new DomainError('unsupported_media_type', `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
+    return new DomainError(
+      'unsupported_media_type',
+      `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
     );
   },
   unsupportedEncoding(encoding: string): DomainError {
-    return new DomainError('unsupported_media_type', `Content-Encoding ${encoding.slice(0, 40)} is not supported. Send the body as is, gzip or deflate.`);
+    return new DomainError(
+      'unsupported_media_type',
+      `Content-Encoding ${encoding.slice(0, 40)} is not supported. Send the body as is, gzip or deflate.`,
+    );
   },
   /** A request Node's HTTP parser refused (a malformed request line or header). */
   unparsableRequest(): DomainError {
@@ -120,7 +136,9 @@ export const errors = {
     return new DomainError('body_too_large', `The request body is larger than the limit of ${limit} bytes. Send fewer or shorter fields.`);
   },
   missingKey(): DomainError {
-    return new DomainError('missing_api_key', 'No API key provided. Send your key in the Authorization header: Authorization: Bearer YOUR_API_KEY',
+    return new DomainError(
+      'missing_api_key',
+      'No API key provided. Send your key in the Authorization header: Authorization: Bearer YOUR_API_KEY',
     );
   },
   invalidKey(): DomainError {
@@ -130,10 +148,17 @@ export const errors = {
     return new DomainError('inactive_api_key', 'The API key has been revoked or is inactive. Create a new key and use it instead.');
   },
   tooManyFailedKeys(retryAfterSeconds: number): DomainError {
-    return new DomainError('too_many_failed_keys', `Too many requests with a wrong API key from this address. Retry in ${retryAfterSeconds} s with a valid key.`, { retryAfterSeconds });
+    return new DomainError(
+      'too_many_failed_keys',
+      `Too many requests with a wrong API key from this address. Retry in ${retryAfterSeconds} s with a valid key.`,
+      { retryAfterSeconds },
+    );
   },
   notFound(method: string, path: string): DomainError {
-    return new DomainError('not_found', `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF) or POST /ubl (UBL e-invoice).`);
+    return new DomainError(
+      'not_found',
+      `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF) or POST /ubl (UBL e-invoice).`,
+    );
   },
   methodNotAllowed(method: string, path: string): DomainError {
     return new DomainError('method_not_allowed', `${method} is not allowed on ${path}. Use POST.`, { allow: ['POST'] });
@@ -142,17 +167,25 @@ export const errors = {
     return new DomainError('renderer_busy', `The renderer is at capacity. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
   },
   renderTimeout(retryAfterSeconds: number): DomainError {
-    return new DomainError('render_timeout', `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`, { retryAfterSeconds });
+    return new DomainError(
+      'render_timeout',
+      `Rendering took longer than the deadline. Retry in ${retryAfterSeconds} s, or send fewer line items.`,
+      { retryAfterSeconds },
+    );
   },
   /** The renderer failed twice on the document (crashed, or killed over its memory limit). */
   renderFailed(retryAfterSeconds: number): DomainError {
-    return new DomainError('render_failed', `The renderer failed twice on this document (a document that needs more memory than a renderer may use fails this way). Retry in ${retryAfterSeconds} s, or send a smaller logo or fewer lines.`,
+    return new DomainError(
+      'render_failed',
+      `The renderer failed twice on this document (a document that needs more memory than a renderer may use fails this way). Retry in ${retryAfterSeconds} s, or send a smaller logo or fewer lines.`,
       { retryAfterSeconds },
     );
   },
   /** The key store is busy or unreachable (a write lock held elsewhere, Redis down): try again shortly. */
   storeUnavailable(retryAfterSeconds: number): DomainError {
-    return new DomainError('store_unavailable', `The key store is busy or unreachable. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+    return new DomainError('store_unavailable', `The key store is busy or unreachable. Retry in ${retryAfterSeconds} s.`, {
+      retryAfterSeconds,
+    });
   },
   /** The client went away before its document was ready (nginx's 499): nothing is sent, nothing is counted. */
   clientClosed(): DomainError {

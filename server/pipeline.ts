@@ -51,7 +51,9 @@ export function loadAssets(root: string, limits: Limits): Assets {
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
   const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
   const themes = themeIds(path.join(root, 'schemas', 'common.json'));
-  const html = fonts && attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
+  const html =
+    fonts &&
+    attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
   if (problems.length > 0 || !schemas || !catalogues || !html) throw new StartupError(problems);
   return { schemas, catalogues, html };
 }
@@ -107,7 +109,10 @@ export class DocumentPipeline {
     public assets: Assets,
     private readonly pdf: PdfRenderer,
     private readonly xsd: XsdValidator | undefined,
-    private readonly config: Pick<Config, 'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes' | 'logoCache'>,
+    private readonly config: Pick<
+      Config,
+      'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes' | 'logoCache'
+    >,
   ) {
     this.logos = new LogoCache(config.logoCache);
   }

@@ -66,7 +66,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await pool.start();
     } catch (err) {
       await keys.close();
-      throw new Error(`Chromium could not be started from ${config.chromiumPath} (set CHROMIUM_PATH, or run scripts/install-system.sh): ${(err as Error).message}`);
+      throw new Error(
+        `Chromium could not be started from ${config.chromiumPath} (set CHROMIUM_PATH, or run scripts/install-system.sh): ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
     }
     pdf = pool;
   }
@@ -87,7 +92,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, root, reload) : undefined;
   const account = accountRouter(keys, config, options.clock);
-  const app = createApp({ config, pipeline, keys, quota, logger, metrics, studio: studio?.router, account, isReady: () => pdf.isReady(), xsdReady: () => xsd!.validator.check(), poolStats: () => pdf.stats() });
+  const app = createApp({
+    config,
+    pipeline,
+    keys,
+    quota,
+    logger,
+    metrics,
+    studio: studio?.router,
+    account,
+    isReady: () => pdf.isReady(),
+    xsdReady: () => xsd!.validator.check(),
+    poolStats: () => pdf.stats(),
+  });
   // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
   // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.
   // Node checks these timeouts on an interval (30 s by default); check often enough to honour short limits.

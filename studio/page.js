@@ -2,6 +2,7 @@
 // full width with the @page margins around it (read from the document's own CSS, as the printer reads them), so that
 // its lines break where they break in the PDF; a CSS transform then scales the frame down to the room it has.
 'use strict';
+/* exported printedPage */
 const printedPage = (() => {
   const PX_PER_IN = 96;
   const SIDES = ['top', 'right', 'bottom', 'left'];

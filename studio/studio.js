@@ -68,7 +68,10 @@ async function start() {
   options($('lang'), meta.languages, 'en-US');
   options($('page'), meta.pageSizes, 'letter');
   loadExample();
-  $('type').addEventListener('change', () => { loadExample(); render(); });
+  $('type').addEventListener('change', () => {
+    loadExample();
+    render();
+  });
   for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
   $('doc').addEventListener('input', later);
   $('html').addEventListener('load', () => {

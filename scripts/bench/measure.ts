@@ -17,7 +17,13 @@ export function summarize(times: number[], seconds: number): Run {
 }
 
 /** `workers` closed-loop workers calling `job` for `seconds` (or until `count` jobs); the times also go to `into`. */
-export async function closedLoop(workers: number, seconds: number, job: () => Promise<void>, count?: number, into?: number[]): Promise<Run> {
+export async function closedLoop(
+  workers: number,
+  seconds: number,
+  job: () => Promise<void>,
+  count?: number,
+  into?: number[],
+): Promise<Run> {
   const times: number[] = [];
   const start = performance.now();
   const end = start + seconds * 1000;
@@ -40,7 +46,12 @@ export async function closedLoop(workers: number, seconds: number, job: () => Pr
  * Side by side: the contenders run in alternating short rounds (the order rotating), so that the machine's drifts
  * (other tenants, thermal, caches) fall on all of them alike; each result sums its rounds.
  */
-export async function interleaved(workers: number, totalSeconds: number, roundSeconds: number, contenders: (() => Promise<void>)[]): Promise<Run[]> {
+export async function interleaved(
+  workers: number,
+  totalSeconds: number,
+  roundSeconds: number,
+  contenders: (() => Promise<void>)[],
+): Promise<Run[]> {
   const rounds = Math.max(1, Math.round(totalSeconds / roundSeconds));
   const times: number[][] = contenders.map(() => []);
   const seconds: number[] = contenders.map(() => 0);
@@ -56,7 +67,11 @@ export async function interleaved(workers: number, totalSeconds: number, roundSe
 
 /** Resident memory of a process and all its descendants, in MiB. */
 export function treeRssMiB(pid: number): number {
-  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss='])
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   for (const [p, pp, r] of out) {

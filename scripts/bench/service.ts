@@ -17,7 +17,15 @@ export async function startService(root: string, env: Record<string, string>, no
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-bench-'));
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'server', 'main.js')], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: path.join(dir, 'db.sqlite'), NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SQLITE_PATH: path.join(dir, 'db.sqlite'),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -85,6 +93,7 @@ export function postTo(base: string, key: string): (route: string, body: string,
 export async function serviceMetrics(base: string): Promise<Map<string, number>> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const out = new Map<string, number>();
-  for (const m of text.matchAll(/^(docgen_\w+_(?:sum|count))(?:\{[^}]*\})? ([\d.e+-]+)$/gm)) out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
+  for (const m of text.matchAll(/^(docgen_\w+_(?:sum|count))(?:\{[^}]*\})? ([\d.e+-]+)$/gm))
+    out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
   return out;
 }

@@ -3,7 +3,12 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 const N = 2 ** 15;
 const R = 8;
 const P = 1;
@@ -20,7 +25,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: MAXMEM });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAXMEM,
+  });
   return crypto.timingSafeEqual(actual, expected);
 }
 
@@ -32,7 +42,8 @@ export const MIN_PASSWORD_LENGTH = 12;
 
 /** Why a new password is refused, or undefined: 12 to 200 characters, not the email, not one character repeated. */
 export function passwordProblem(password: string, email: string): string | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) return `Choose a password of ${MIN_PASSWORD_LENGTH} to 200 characters.`;
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200)
+    return `Choose a password of ${MIN_PASSWORD_LENGTH} to 200 characters.`;
   const lower = password.toLowerCase();
   const local = email.split('@')[0] ?? '';
   if (lower === email || (local.length >= 4 && lower.includes(local))) return 'Choose a password that is not your email address.';

@@ -86,10 +86,23 @@ export async function runKeysCli(
         out('No keys.');
         return 0;
       }
-      const rows = keys.map((k) => [k.prefix + '…', k.account, k.plan, k.active ? 'active' : 'revoked', k.createdAt, k.lastUsedAt ?? 'never']);
+      const rows = keys.map((k) => [
+        k.prefix + '…',
+        k.account,
+        k.plan,
+        k.active ? 'active' : 'revoked',
+        k.createdAt,
+        k.lastUsedAt ?? 'never',
+      ]);
       const head = ['KEY', 'ACCOUNT', 'PLAN', 'STATUS', 'CREATED', 'LAST USED'];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-      for (const r of [head, ...rows]) out(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+      for (const r of [head, ...rows])
+        out(
+          r
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd(),
+        );
       return 0;
     }
     case 'revoke': {

@@ -47,7 +47,11 @@ export function readRequestFile(file: string): { body: Buffer; contentType: stri
   if (request && request.body !== undefined) {
     const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
-    return { body: Buffer.from(body), contentType: headers['content-type'] ?? 'application/json', acceptLanguage: headers['accept-language'] };
+    return {
+      body: Buffer.from(body),
+      contentType: headers['content-type'] ?? 'application/json',
+      acceptLanguage: headers['accept-language'],
+    };
   }
   return { body: Buffer.from(JSON.stringify(parsed)), contentType: 'application/json' };
 }

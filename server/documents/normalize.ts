@@ -58,7 +58,8 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
 
   decimalsOnly(doc);
   if (Array.isArray(doc.items)) {
-    for (const item of doc.items) if (item !== null && typeof item === 'object' && !Array.isArray(item)) decimalsOnly(item as Record<string, Json>);
+    for (const item of doc.items)
+      if (item !== null && typeof item === 'object' && !Array.isArray(item)) decimalsOnly(item as Record<string, Json>);
   }
 
   // A custom field with neither name nor value (an unused row of a client's form) prints nothing: drop it.

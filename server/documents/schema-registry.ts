@@ -89,7 +89,7 @@ function createAjv(): Ajv {
 export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
   const problems: string[] = [];
   const raw = new Map<string, object>();
-  let files: string[] = [];
+  let files: string[];
   try {
     files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
   } catch (err) {

@@ -51,7 +51,10 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
       return { field: missing, message: `${missing} is required` };
     }
     case 'type': {
-      const want = String(p.type).split(',').map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+      const want = String(p.type)
+        .split(',')
+        .map((t) => TYPE_WORDS[t] ?? t)
+        .join(' or ');
       return { field, message: `${field} must be ${want}` };
     }
     case 'minLength':
@@ -107,7 +110,9 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
 
 /** Characters XML 1.0 cannot carry (C0 controls but tab, LF, CR; U+FFFE, U+FFFF; unpaired surrogates). They would
  * make the e-invoice unparsable, and they print as nothing: refused in every text field, named, before rendering. */
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const XML_ILLEGAL =
+  // eslint-disable-next-line no-control-regex -- control characters are what this finds
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Every string field of the accepted members of `doc` that holds an XML-illegal character. */
 function illegalCharacterProblems(doc: Record<string, unknown>, accepted: ReadonlySet<string>): FieldProblem[] {
@@ -115,7 +120,10 @@ function illegalCharacterProblems(doc: Record<string, unknown>, accepted: Readon
   const walk = (value: unknown, path: string): void => {
     if (typeof value === 'string') {
       if (XML_ILLEGAL.test(value)) {
-        out.push({ field: path, message: `${path} contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+FFFE/U+FFFF, or half a surrogate pair)` });
+        out.push({
+          field: path,
+          message: `${path} contains a control character (U+0000 to U+001F other than tab, line feed and carriage return, or U+FFFE/U+FFFF, or half a surrogate pair)`,
+        });
       }
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
     else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
@@ -130,7 +138,13 @@ function toProblems(errs: ErrorObject[], type: DocumentType): FieldProblem[] {
   const seen = new Set<string>();
   const out: FieldProblem[] = [];
   for (const err of errs) {
-    if (anyOfPaths.some((key) => { const [inst, sp] = key.split('|'); return err.instancePath === inst && err.schemaPath.startsWith(sp!); })) continue;
+    if (
+      anyOfPaths.some((key) => {
+        const [inst, sp] = key.split('|');
+        return err.instancePath === inst && err.schemaPath.startsWith(sp!);
+      })
+    )
+      continue;
     const problem = describe(err, type);
     if (!problem) continue;
     const key = `${problem.field}|${problem.message}`;

@@ -40,7 +40,9 @@ function secure(req: Request): boolean {
  * not compared: behind a TLS proxy the service sees http while the browser says https. */
 function sameSite(origin: string, req: Request): boolean {
   try {
-    return new URL(origin).host === (req.get('x-forwarded-host') && req.app.get('trust proxy') ? req.get('x-forwarded-host') : req.get('host'));
+    return (
+      new URL(origin).host === (req.get('x-forwarded-host') && req.app.get('trust proxy') ? req.get('x-forwarded-host') : req.get('host'))
+    );
   } catch {
     return false;
   }
@@ -76,7 +78,13 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
 
   const setCookie = (req: Request, res: Response, name: string, value: string, maxAgeMs?: number) =>
-    res.cookie(name, value, { httpOnly: true, sameSite: 'lax', secure: secure(req), path: '/account', ...(maxAgeMs ? { maxAge: maxAgeMs } : {}) });
+    res.cookie(name, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secure(req),
+      path: '/account',
+      ...(maxAgeMs ? { maxAge: maxAgeMs } : {}),
+    });
 
   /** The CSRF token for this browser's forms: derived from its session token when it has one (so a token is worth
    * nothing with another session), else a random one in its own cookie (set when missing). */
@@ -94,7 +102,12 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     const sessionToken = cookies(req)[SESSION_COOKIE];
     const expected = sessionToken ? derive('csrf', sessionToken).toString('base64url') : cookies(req)[CSRF_COOKIE];
     const field = (req.body as { csrf?: string } | undefined)?.csrf;
-    return Boolean(expected && typeof field === 'string' && expected.length === field.length && crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(field)));
+    return Boolean(
+      expected &&
+      typeof field === 'string' &&
+      expected.length === field.length &&
+      crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(field)),
+    );
   };
   // Every form POST must come from a page of this site: a browser names the page's origin in Origin. (With helmet's
   // `no-referrer` policy a browser sends `Origin: null` even from our own pages, so these pages say `same-origin`.)
@@ -106,7 +119,11 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     next();
   });
   const page = (req: Request, res: Response, name: string, data: Record<string, unknown>, status = 200) =>
-    res.status(status).type('html').set('Cache-Control', 'no-store').send(pages.render(name, { ...data, csrf: csrfOf(req, res) }));
+    res
+      .status(status)
+      .type('html')
+      .set('Cache-Control', 'no-store')
+      .send(pages.render(name, { ...data, csrf: csrfOf(req, res) }));
   const session = async (req: Request) => {
     const value = cookies(req)[SESSION_COOKIE];
     return value ? store.findSession(sha256(value), clock().getTime()) : undefined;
@@ -124,13 +141,16 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
   router.get('/sign-up', (req, res) => page(req, res, 'sign-up', { title: 'Sign up' }));
   router.post('/sign-up', async (req, res) => {
     if (!csrfOk(req)) return refuseCsrf(res);
-    const email = String(req.body.email ?? '').trim().toLowerCase();
+    const email = String(req.body.email ?? '')
+      .trim()
+      .toLowerCase();
     const password = String(req.body.password ?? '');
     const again = (error: string, status = 400) => page(req, res, 'sign-up', { title: 'Sign up', error, emailValue: email }, status);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200) return again('Enter a valid email address.');
     const weak = passwordProblem(password, email);
     if (weak) return again(weak);
-    if (!(await store.createUser(email, await hashPassword(password)))) return again('An account with this email already exists. Sign in instead.', 409);
+    if (!(await store.createUser(email, await hashPassword(password))))
+      return again('An account with this email already exists. Sign in instead.', 409);
     await startSession(req, res, email);
     res.redirect(303, '/account/settings');
   });
@@ -138,14 +158,25 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
   router.get('/sign-in', (req, res) => page(req, res, 'sign-in', { title: 'Sign in' }));
   router.post('/sign-in', async (req, res) => {
     if (!csrfOk(req)) return refuseCsrf(res);
-    const email = String(req.body.email ?? '').trim().toLowerCase();
+    const email = String(req.body.email ?? '')
+      .trim()
+      .toLowerCase();
     const password = String(req.body.password ?? '');
     // Checked before the password: the 11th attempt in a minute for one account, or the 31st from one address (several
     // people may share it), is refused outright.
-    const limits = [{ key: `email:${email}`, max: 10 }, { key: `ip:${req.ip ?? ''}`, max: 30 }];
+    const limits = [
+      { key: `email:${email}`, max: 10 },
+      { key: `ip:${req.ip ?? ''}`, max: 30 },
+    ];
     if (!(await store.recordAttempt(limits, 60_000, clock().getTime()))) {
       res.set('Retry-After', '60');
-      return page(req, res, 'sign-in', { title: 'Sign in', error: 'Too many sign-in attempts. Wait a minute and try again.', emailValue: email }, 429);
+      return page(
+        req,
+        res,
+        'sign-in',
+        { title: 'Sign in', error: 'Too many sign-in attempts. Wait a minute and try again.', emailValue: email },
+        429,
+      );
     }
     const user = await store.findUser(email);
     // An unknown email still costs one scrypt, so that both failures look and take the same.

@@ -179,7 +179,11 @@ export function createApp(deps: AppDeps): express.Express {
     res.set('Cache-Control', 'no-store');
     next();
   };
-  const documentRoute = [requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute), bodyPreconditions(deps.config.limits.maxBodyBytes), rawBody(deps.config.limits.maxBodyBytes)];
+  const documentRoute = [
+    requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute),
+    bodyPreconditions(deps.config.limits.maxBodyBytes),
+    rawBody(deps.config.limits.maxBodyBytes),
+  ];
 
   const prepare = (req: Request, res: Response, allowedTypes?: ReadonlySet<string>) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -194,8 +198,7 @@ export function createApp(deps: AppDeps): express.Express {
     return prepared;
   };
 
-  const logoLogger = (res: Response) => (reason: string) =>
-    logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
+  const logoLogger = (res: Response) => (reason: string) => logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
 
   /**
    * Runs `render` on one reserved document of the account's quota: committed on success, released on failure. The
@@ -236,11 +239,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res, UBL_TYPES);
     const { xml, filename } = await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal));
-    res
-      .status(200)
-      .set('Content-Type', 'application/xml; charset=utf-8')
-      .set('Content-Disposition', inlineDisposition(filename))
-      .send(xml);
+    res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
   });
 
   app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));

@@ -17,7 +17,9 @@ export function requireApiKey(store: KeyStore, maxFailures: number, clock: () =>
     if (!header || !header.trim()) return next(errors.missingKey());
     const failed = async () => {
       // Recorded only while under the limit (one atomic step): beyond it, the answer is 429.
-      const counted = maxFailures <= 0 || (await store.recordAttempt([{ key: `api-key-failures:${req.ip ?? ''}`, max: maxFailures }], FAILED_KEYS_WINDOW_MS, clock()));
+      const counted =
+        maxFailures <= 0 ||
+        (await store.recordAttempt([{ key: `api-key-failures:${req.ip ?? ''}`, max: maxFailures }], FAILED_KEYS_WINDOW_MS, clock()));
       next(counted ? errors.invalidKey() : errors.tooManyFailedKeys(FAILED_KEYS_WINDOW_MS / 1000));
     };
     if (!m) return failed();

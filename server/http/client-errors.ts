@@ -14,7 +14,8 @@ export function clientErrorHandler(logger: Logger, requestTimeoutMs: number): (e
       socket.destroy();
       return;
     }
-    const error = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errors.requestTimeout(Math.round(requestTimeoutMs / 1000)) : errors.unparsableRequest();
+    const error =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errors.requestTimeout(Math.round(requestTimeoutMs / 1000)) : errors.unparsableRequest();
     const requestId = randomUUID();
     const { status, body } = toResponse(error, requestId);
     const json = JSON.stringify(body);

@@ -51,7 +51,14 @@ export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>)
     registers: [registry],
   });
   const stat = (name: string, help: string, pick: (s: ReturnType<PdfRenderer['stats']>) => number) =>
-    new Gauge({ name, help, registers: [registry], collect() { this.set(pick(poolStats())); } });
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pick(poolStats()));
+      },
+    });
   stat('docgen_pool_active_renders', 'Renders in progress', (s) => s.active);
   stat('docgen_pool_queued_renders', 'Renders waiting for a page', (s) => s.queued);
   stat('docgen_pool_idle_pages', 'Idle browser pages', (s) => s.idlePages);
@@ -68,8 +75,16 @@ export function createMetrics(poolStats: () => ReturnType<PdfRenderer['stats']>)
     });
   mirrored('docgen_pool_browser_restarts_total', 'Browser relaunches (crash, disconnect, recycling)', (s) => s.browserRestarts);
   mirrored('docgen_pool_renderers_killed_total', 'Renderer processes killed for going over RENDERER_MAX_RSS_MB', (s) => s.renderersKilled);
-  mirrored('docgen_pool_pages_replaced_total', 'Pages replaced by fresh ones (after PAGE_MAX_RENDERS renders, or holding too many fonts)', (s) => s.pagesReplaced);
-  mirrored('docgen_pool_frames_written_total', "Theme frames written into resident pages (a page's first document, or a change of theme)", (s) => s.framesWritten);
+  mirrored(
+    'docgen_pool_pages_replaced_total',
+    'Pages replaced by fresh ones (after PAGE_MAX_RENDERS renders, or holding too many fonts)',
+    (s) => s.pagesReplaced,
+  );
+  mirrored(
+    'docgen_pool_frames_written_total',
+    "Theme frames written into resident pages (a page's first document, or a change of theme)",
+    (s) => s.framesWritten,
+  );
   stat('docgen_pool_renders_total', 'Renders completed since start', (s) => s.renders);
 
   const middleware: RequestHandler = (req, res, next) => {

@@ -49,14 +49,24 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
   schemas.Error = {
     type: 'object',
     required: ['error', 'message', 'type', 'code', 'request_id'],
-    description: 'Every error has this shape (README, "Errors"). `error` is the code on a 401 (`invalid_request` for a missing key) and the sentence elsewhere, as in the reference.',
+    description:
+      'Every error has this shape (README, "Errors"). `error` is the code on a 401 (`invalid_request` for a missing key) and the sentence elsewhere, as in the reference.',
     properties: {
       error: { type: 'string', description: 'The reference field: a code on 401, else what failed and how to fix it' },
       message: { type: 'string', description: 'What failed and how to fix it' },
-      type: { enum: ['invalid_request', 'api_error'], description: '`invalid_request` when the request must change, `api_error` when the service failed' },
-      code: { enum: codes, description: codes.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c as keyof typeof ERROR_CATALOGUE].meaning}`).join('\n') },
+      type: {
+        enum: ['invalid_request', 'api_error'],
+        description: '`invalid_request` when the request must change, `api_error` when the service failed',
+      },
+      code: {
+        enum: codes,
+        description: codes.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c as keyof typeof ERROR_CATALOGUE].meaning}`).join('\n'),
+      },
       request_id: { type: 'string', description: 'The X-Request-Id of the request, which finds it in the logs' },
-      details: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+      details: {
+        type: 'array',
+        items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      },
     },
   };
 
@@ -78,12 +88,20 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
       content: json(ERROR),
     },
     500: { description: 'A defect of the service; `request_id` finds it in the logs', content: json(ERROR) },
-    503: { description: 'Renderer saturated or past its deadline', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: json(ERROR) },
+    503: {
+      description: 'Renderer saturated or past its deadline',
+      headers: { 'Retry-After': { schema: { type: 'integer' } } },
+      content: json(ERROR),
+    },
   };
   const languageHeader = { name: 'Accept-Language', in: 'header', required: false, schema: { type: 'string', default: 'en-US' } };
   return {
     openapi: '3.1.0',
-    info: { title: 'Document generation service', version: '1.0.0', description: 'Business documents as PDF, and UBL 2.1 e-invoices with the PDF embedded.' },
+    info: {
+      title: 'Document generation service',
+      version: '1.0.0',
+      description: 'Business documents as PDF, and UBL 2.1 e-invoices with the PDF embedded.',
+    },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     paths: {

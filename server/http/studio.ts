@@ -57,7 +57,12 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
 
   const prepare = (req: Request) => {
     const body = req.body as PreviewRequest;
-    const doc = { ...(body.doc ?? {}), ...(body.type ? { type: body.type } : {}), ...(body.theme ? { theme: body.theme } : {}), ...(body.page_size ? { page_size: body.page_size } : {}) };
+    const doc = {
+      ...(body.doc ?? {}),
+      ...(body.type ? { type: body.type } : {}),
+      ...(body.theme ? { theme: body.theme } : {}),
+      ...(body.page_size ? { page_size: body.page_size } : {}),
+    };
     return pipeline.prepare(doc, pipeline.locale(body.lang));
   };
 
@@ -65,7 +70,9 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
     const examples: Record<string, unknown> = {};
     for (const type of DOCUMENT_TYPES) {
       const file = path.join(root, 'examples', `${type}.json`);
-      examples[type] = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { type, from: 'A', to: 'B', items: [{ name: 'Item' }] };
+      examples[type] = fs.existsSync(file)
+        ? JSON.parse(fs.readFileSync(file, 'utf8'))
+        : { type, from: 'A', to: 'B', items: [{ name: 'Item' }] };
     }
     res.json({
       types: DOCUMENT_TYPES,

@@ -21,10 +21,7 @@ export interface KeyInfo {
   lastUsedAt: string | null;
 }
 
-export type AuthResult =
-  | { status: 'ok'; account: string; plan: Plan }
-  | { status: 'unknown' }
-  | { status: 'inactive' };
+export type AuthResult = { status: 'ok'; account: string; plan: Plan } | { status: 'unknown' } | { status: 'inactive' };
 
 export interface KeyStore {
   authenticate(key: string): Promise<AuthResult>;

@@ -169,7 +169,15 @@ export class RedisKeyStore implements KeyStore {
   async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
     const id = crypto.randomUUID();
     const t = now.getTime();
-    const ok = await this.redis.quotaReserve(k.usage(account, period), k.reservations(account, period), limit, t, t + ttlMs, id, PERIOD_TTL_SECONDS);
+    const ok = await this.redis.quotaReserve(
+      k.usage(account, period),
+      k.reservations(account, period),
+      limit,
+      t,
+      t + ttlMs,
+      id,
+      PERIOD_TTL_SECONDS,
+    );
     return ok === 1 ? id : undefined;
   }
 
@@ -194,7 +202,12 @@ export class RedisKeyStore implements KeyStore {
     const created = await this.redis.hsetnx(k.user(email), 'password_hash', passwordHash);
     if (created === 0) return false;
     const now = new Date().toISOString();
-    await this.redis.multi().hset(k.user(email), { account: email, created_at: now }).hsetnx(k.account(email), 'plan', 'free').hsetnx(k.account(email), 'created_at', now).exec();
+    await this.redis
+      .multi()
+      .hset(k.user(email), { account: email, created_at: now })
+      .hsetnx(k.account(email), 'plan', 'free')
+      .hsetnx(k.account(email), 'created_at', now)
+      .exec();
     return true;
   }
 

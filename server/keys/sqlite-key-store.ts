@@ -106,20 +106,26 @@ export class SqliteKeyStore implements KeyStore {
     // The quota's statements and transactions, prepared once: every request runs them.
     const expire = this.db.prepare('DELETE FROM reservations WHERE account = ? AND period = ? AND expires_at <= ?');
     const used = this.db.prepare<[string, string], { count: number }>('SELECT count FROM usage WHERE account = ? AND period = ?');
-    const pending = this.db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM reservations WHERE account = ? AND period = ?');
+    const pending = this.db.prepare<[string, string], { n: number }>(
+      'SELECT COUNT(*) AS n FROM reservations WHERE account = ? AND period = ?',
+    );
     const insertReservation = this.db.prepare('INSERT INTO reservations (id, account, period, expires_at) VALUES (?, ?, ?, ?)');
     const deleteReservation = this.db.prepare<[string]>('DELETE FROM reservations WHERE id = ?');
-    const count = this.db.prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1');
+    const count = this.db.prepare(
+      'INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1',
+    );
     this.quota = {
       used,
       deleteReservation,
-      reserve: this.db.transaction((id: string, account: string, period: string, t: number, ttlMs: number, limit: number): string | undefined => {
-        expire.run(account, period, t);
-        const n = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
-        if (n >= limit) return undefined;
-        insertReservation.run(id, account, period, t + ttlMs);
-        return id;
-      }),
+      reserve: this.db.transaction(
+        (id: string, account: string, period: string, t: number, ttlMs: number, limit: number): string | undefined => {
+          expire.run(account, period, t);
+          const n = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
+          if (n >= limit) return undefined;
+          insertReservation.run(id, account, period, t + ttlMs);
+          return id;
+        },
+      ),
       commit: this.db.transaction((account: string, period: string, reservation: string | undefined) => {
         if (reservation) deleteReservation.run(reservation);
         count.run(account, period);
@@ -130,7 +136,9 @@ export class SqliteKeyStore implements KeyStore {
   private readonly quota: {
     used: Database.Statement<[string, string], { count: number }>;
     deleteReservation: Database.Statement<[string]>;
-    reserve: Database.Transaction<(id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => string | undefined>;
+    reserve: Database.Transaction<
+      (id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => string | undefined
+    >;
     commit: Database.Transaction<(account: string, period: string, reservation: string | undefined) => void>;
   };
 
@@ -216,7 +224,9 @@ export class SqliteKeyStore implements KeyStore {
 
   async addUsage(account: string, period: string, count: number): Promise<void> {
     this.db
-      .prepare('INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count')
+      .prepare(
+        'INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count',
+      )
       .run(account, period, count);
   }
 
@@ -226,7 +236,9 @@ export class SqliteKeyStore implements KeyStore {
       if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(email)) return false;
       const now = new Date().toISOString();
       this.db.prepare("INSERT INTO accounts (name, plan, created_at) VALUES (?, 'free', ?)").run(email, now);
-      this.db.prepare('INSERT INTO users (email, password_hash, account, created_at) VALUES (?, ?, ?, ?)').run(email, passwordHash, email, now);
+      this.db
+        .prepare('INSERT INTO users (email, password_hash, account, created_at) VALUES (?, ?, ?, ?)')
+        .run(email, passwordHash, email, now);
       return true;
     });
     return create.immediate();
@@ -234,8 +246,7 @@ export class SqliteKeyStore implements KeyStore {
 
   async findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
     const row = this.db.prepare('SELECT email, password_hash, account FROM users WHERE email = ?').get(email) as
-      | { email: string; password_hash: string; account: string }
-      | undefined;
+      { email: string; password_hash: string; account: string } | undefined;
     return row && { email: row.email, passwordHash: row.password_hash, account: row.account };
   }
 
@@ -259,7 +270,9 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async takeFlash(id: string, now: number): Promise<string | undefined> {
-    const row = this.db.prepare<[string], { value: string; expires_at: number }>('DELETE FROM flash WHERE id = ? RETURNING value, expires_at').get(id);
+    const row = this.db
+      .prepare<[string], { value: string; expires_at: number }>('DELETE FROM flash WHERE id = ? RETURNING value, expires_at')
+      .get(id);
     this.db.prepare('DELETE FROM flash WHERE expires_at <= ?').run(now);
     return row && row.expires_at > now ? row.value : undefined;
   }

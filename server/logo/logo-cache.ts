@@ -118,7 +118,8 @@ export class LogoCache {
       this.entries.delete(url);
       return result;
     }
-    const validators = got.headers?.etag || got.headers?.lastModified ? { etag: got.headers.etag, lastModified: got.headers.lastModified } : undefined;
+    const validators =
+      got.headers?.etag || got.headers?.lastModified ? { etag: got.headers.etag, lastModified: got.headers.lastModified } : undefined;
     this.entries.set(url, { result, validators, freshUntil: now + clamp(fresh) });
     return result;
   }

@@ -7,8 +7,23 @@ const SUPPORTED = new Set<string>(Intl.supportedValuesOf('currency'));
 
 /** ISO 4217 minor units where CLDR/ICU disagrees with the ISO list (ISO 4217 amendment 178). */
 const ISO_MINOR_UNITS_OVERRIDES: Readonly<Record<string, number>> = {
-  AFN: 2, ALL: 2, COP: 2, HUF: 2, IDR: 2, IQD: 3, IRR: 2, KPW: 2, LAK: 2, LBP: 2,
-  MGA: 2, MMK: 2, PKR: 2, SLL: 2, SOS: 2, SYP: 2, YER: 2,
+  AFN: 2,
+  ALL: 2,
+  COP: 2,
+  HUF: 2,
+  IDR: 2,
+  IQD: 3,
+  IRR: 2,
+  KPW: 2,
+  LAK: 2,
+  LBP: 2,
+  MGA: 2,
+  MMK: 2,
+  PKR: 2,
+  SLL: 2,
+  SOS: 2,
+  SYP: 2,
+  YER: 2,
 };
 
 const minorUnitsCache = new Map<string, number>();

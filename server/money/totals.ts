@@ -106,8 +106,7 @@ export function computeTotals(input: TotalsInput): Totals {
   const tax = adjustment(input.fields.tax, input.tax, afterDiscount, digits);
   const shipping = adjustment(input.fields.shipping, input.shipping, afterDiscount, digits);
   const total = afterDiscount.add(tax.amount).add(shipping.amount);
-  const balance =
-    input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening);
+  const balance = input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening);
 
   return {
     currency: input.currency.toUpperCase(),

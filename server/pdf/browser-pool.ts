@@ -101,7 +101,12 @@ export class BrowserPool implements PdfRenderer {
     await this.browser.close();
   }
 
-  private async renderInSlot(content: string | PrintDocument, options: PdfOptions, deadline: number, mayRetry: boolean): Promise<Uint8Array> {
+  private async renderInSlot(
+    content: string | PrintDocument,
+    options: PdfOptions,
+    deadline: number,
+    mayRetry: boolean,
+  ): Promise<Uint8Array> {
     let page: Page | undefined;
     let timer: NodeJS.Timeout | undefined;
     const remaining = (): number => Math.max(1, deadline - Date.now());

@@ -62,7 +62,8 @@ export async function openPrintPage(browser: Browser): Promise<Page> {
  * calls, a third of what the service spends talking to Chromium. Corked until the end of the tick, they go as one.
  */
 function coalescePipeWrites(browser: Browser): void {
-  const pipe = browser.process()?.stdio[3] as (NodeJS.WritableStream & { cork(): void; uncork(): void; writableCorked: number }) | undefined;
+  const pipe = browser.process()?.stdio[3] as
+    (NodeJS.WritableStream & { cork(): void; uncork(): void; writableCorked: number }) | undefined;
   if (!pipe || typeof pipe.cork !== 'function') return;
   const write = pipe.write.bind(pipe) as (...args: unknown[]) => boolean;
   pipe.write = ((...args: unknown[]) => {

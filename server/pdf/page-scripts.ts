@@ -100,6 +100,9 @@ export async function swapDocument(input: SwapInput): Promise<void> {
   // added and the images is enough.
   const images = [...doc.images];
   if (added.length > 0 || images.length > 0) {
-    await Promise.all([...added.map((face) => face.load().catch(() => undefined)), ...images.map((img) => img.decode?.().catch(() => undefined))]);
+    await Promise.all([
+      ...added.map((face) => face.load().catch(() => undefined)),
+      ...images.map((img) => img.decode?.().catch(() => undefined)),
+    ]);
   }
 }

@@ -44,7 +44,13 @@ const DEFAULT_MARGIN = { top: 0.55, right: 0.6, bottom: 0.75, left: 0.6 };
 /** Paper sizes in inches (puppeteer's own table). */
 const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 8.27, height: 11.7 } } as const;
 
-export async function printPage(page: Page, session: CDPSession, content: string | PrintDocument, state: ResidentState, options: PrintOptions): Promise<Uint8Array> {
+export async function printPage(
+  page: Page,
+  session: CDPSession,
+  content: string | PrintDocument,
+  state: ResidentState,
+  options: PrintOptions,
+): Promise<Uint8Array> {
   // A renderer that crashes (killed, out of memory) leaves its DevTools calls unanswered: the page's `error` event
   // ends the print at once (the pool retries it once on a fresh page).
   let onCrash: ((err: Error) => void) | undefined;
@@ -92,7 +98,16 @@ async function swapParts(session: CDPSession, doc: PrintDocument, state: Residen
     state.fontBytes += face.css.length;
   }
   const { lang, title, author, css, bodyClass, body } = doc;
-  await evaluateIn(session, swapDocument, { frameHtml, fontCss: missing.map((face) => face.css).join('\n'), lang, title, author, css, bodyClass, body });
+  await evaluateIn(session, swapDocument, {
+    frameHtml,
+    fontCss: missing.map((face) => face.css).join('\n'),
+    lang,
+    title,
+    author,
+    css,
+    bodyClass,
+    body,
+  });
 }
 
 // Two DevTools round trips per render: put-and-wait, then print returning the bytes in the reply. Puppeteer's

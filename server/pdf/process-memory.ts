@@ -22,7 +22,10 @@ function parentOf(pid: number): number | undefined {
 export function descendants(rootPid: number): number[] {
   let pids: number[];
   try {
-    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    pids = fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return [];
   }
@@ -60,7 +63,12 @@ export function rendererMemory(rootPid: number): RendererMemory[] {
  * Every `intervalMs`, kills each renderer below `rootPid()` whose resident size is above `maxRssMiB` (its render then
  * fails: the page's crash event). Chromium has no switch for this.
  */
-export function watchRendererMemory(opts: { intervalMs: number; maxRssMiB: number; rootPid: () => number | undefined; onKill: (rssMiB: number) => void }): { stop(): void } {
+export function watchRendererMemory(opts: {
+  intervalMs: number;
+  maxRssMiB: number;
+  rootPid: () => number | undefined;
+  onKill: (rssMiB: number) => void;
+}): { stop(): void } {
   const timer = setInterval(() => {
     const root = opts.rootPid();
     if (!root) return;

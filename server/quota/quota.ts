@@ -38,7 +38,11 @@ export function retryAfterSeconds(now: Date): number {
 export function quotaExceeded(limit: number, plan: Plan, now: Date): DomainError {
   const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
   const retry = retryAfterSeconds(now);
-  return new DomainError('quota_exceeded', `You have used the monthly limit of ${limit} documents of the ${plan} plan. It resets at ${reset} (in ${retry} s); a paid plan raises it.`, { retryAfterSeconds: retry });
+  return new DomainError(
+    'quota_exceeded',
+    `You have used the monthly limit of ${limit} documents of the ${plan} plan. It resets at ${reset} (in ${retry} s); a paid plan raises it.`,
+    { retryAfterSeconds: retry },
+  );
 }
 
 export class Quota {

@@ -37,9 +37,13 @@ function keyPaths(obj: unknown, prefix = ''): string[] {
 
 export function loadCatalogues(dir: string): Catalogues {
   const problems: string[] = [];
-  let languages: string[] = [];
+  let languages: string[];
   try {
-    languages = fs.readdirSync(dir).filter((f) => /^[a-z]{2,3}\.json$/.test(f)).map((f) => f.slice(0, -5)).sort();
+    languages = fs
+      .readdirSync(dir)
+      .filter((f) => /^[a-z]{2,3}\.json$/.test(f))
+      .map((f) => f.slice(0, -5))
+      .sort();
   } catch (err) {
     throw new CatalogueError([`cannot read ${dir}: ${(err as Error).message}`]);
   }

@@ -33,13 +33,21 @@ export class Formatter {
     currency: string,
     digits: number,
   ) {
-    this.money = cached(`m|${localeTag}|${currency}|${digits}`, () =>
-      new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    this.money = cached(
+      `m|${localeTag}|${currency}|${digits}`,
+      () => new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
     );
     // A unit price keeps the precision it was sent with (metered usage: $0.0012 a call), from the currency's minor
     // units up to RATE_MAX_DIGITS; trailing zeros are trimmed back to the minor units ($150.00, $0.0375).
-    this.rate = cached(`r|${localeTag}|${currency}|${digits}`, () =>
-      new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, RATE_MAX_DIGITS) }),
+    this.rate = cached(
+      `r|${localeTag}|${currency}|${digits}`,
+      () =>
+        new Intl.NumberFormat(localeTag, {
+          style: 'currency',
+          currency,
+          minimumFractionDigits: digits,
+          maximumFractionDigits: Math.max(digits, RATE_MAX_DIGITS),
+        }),
     );
     this.quantity = cached(`q|${localeTag}`, () => new Intl.NumberFormat(localeTag, { maximumFractionDigits: 4 }));
     this.percent = cached(`p|${localeTag}`, () => new Intl.NumberFormat(localeTag, { style: 'percent', maximumFractionDigits: 4 }));

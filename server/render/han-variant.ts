@@ -12,8 +12,10 @@ const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
 const HAN = /\p{Script=Han}/u;
 
 // Traditional and Simplified forms of frequent characters, position for position (business and address vocabulary).
-const TRADITIONAL = '發票號數單價總計稅費貨運區縣鄉鎮灣們個來東這會對時說國學開關經過還當與點無從後實動現種應間問題業產電話碼額銀聯絡續項買賣結帳據寫書島門龍';
-const SIMPLIFIED = '发票号数单价总计税费货运区县乡镇湾们个来东这会对时说国学开关经过还当与点无从后实动现种应间问题业产电话码额银联络续项买卖结账据写书岛门龙';
+const TRADITIONAL =
+  '發票號數單價總計稅費貨運區縣鄉鎮灣們個來東這會對時說國學開關經過還當與點無從後實動現種應間問題業產電話碼額銀聯絡續項買賣結帳據寫書島門龍';
+const SIMPLIFIED =
+  '发票号数单价总计税费货运区县乡镇湾们个来东这会对时说国学开关经过还当与点无从后实动现种应间问题业产电话码额银联络续项买卖结账据写书岛门龙';
 
 function formsOnlyIn(own: string, other: string): Set<string> {
   const only = new Set<string>();

@@ -81,7 +81,12 @@ export function pageCounterCss(pageOf: string): string {
     .join(' ');
 }
 
-export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string; themes: readonly string[]; fonts: FontSet }): HtmlRenderer {
+export function loadHtmlRenderer(opts: {
+  templatesDir: string;
+  themesDir: string;
+  themes: readonly string[];
+  fonts: FontSet;
+}): HtmlRenderer {
   const problems: string[] = [];
   const hbs = Handlebars.create();
   const compile = (name: string, source: string | undefined): HandlebarsTemplateDelegate | undefined => {
@@ -110,7 +115,8 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themesDir: string
   const top = readAll(opts.templatesDir, '.hbs', problems);
   const [pageTemplate, bodyTemplate, styleTemplate] = ['document', 'body', 'document-style'].map((name) => {
     for (const used of (top.get(name) ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
-      if (!partials.has(used[1]!)) problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
+      if (!partials.has(used[1]!))
+        problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
     }
     return compile(`templates/${name}.hbs`, top.get(name));
   });

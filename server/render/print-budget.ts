@@ -42,7 +42,8 @@ export function printBudgetProblems(
   fields.push(['items', itemLines]);
   const total = fields.reduce((sum, [field, n]) => (field.startsWith('items[') ? sum : sum + n), 0);
   if (total <= maxLines) return [];
-  const message = (n: number) => `prints about ${n.toLocaleString('en-US')} lines; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
+  const message = (n: number) =>
+    `prints about ${n.toLocaleString('en-US')} lines; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
   return fields
     .filter(([field, n]) => n > 0 && (field !== 'items' || !fields.some(([f]) => f.startsWith('items['))))
     .sort((a, b) => b[1] - a[1])

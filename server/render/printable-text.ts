@@ -10,6 +10,7 @@
 
 export const MAX_MARKS = 4;
 
+// eslint-disable-next-line no-control-regex -- vertical tab and form feed are line breaks here
 const LINE_ENDS = /\r\n?|[\u2028\u2029\u000b\u000c\u0085]/g;
 const BLANK_RUNS = /\n(?:[^\S\n]*\n)+/g;
 const MARK_RUNS = new RegExp(`([\\p{Mn}\\p{Me}]{${MAX_MARKS}})[\\p{Mn}\\p{Me}]+`, 'gu');
@@ -17,7 +18,10 @@ const MARK_RUNS = new RegExp(`([\\p{Mn}\\p{Me}]{${MAX_MARKS}})[\\p{Mn}\\p{Me}]+`
 export function printable(text: string): string {
   let out = text.replace(LINE_ENDS, '\n');
   if (out.includes('\n')) {
-    out = out.replace(BLANK_RUNS, '\n\n').replace(/^(?:[^\S\n]*\n)+/, '').replace(/(?:\n[^\S\n]*)+$/, '');
+    out = out
+      .replace(BLANK_RUNS, '\n\n')
+      .replace(/^(?:[^\S\n]*\n)+/, '')
+      .replace(/(?:\n[^\S\n]*)+$/, '');
   }
   return out.replace(MARK_RUNS, '$1');
 }

@@ -79,9 +79,7 @@ export interface ViewContext {
 }
 
 function titleCase(text: string, tag: string): string {
-  return text
-    .toLocaleLowerCase(tag)
-    .replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toLocaleUpperCase(tag));
+  return text.toLocaleLowerCase(tag).replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toLocaleUpperCase(tag));
 }
 
 /** A label as printed: the title sent in the request, else the type's default in the language (decisions §3). */

@@ -164,7 +164,8 @@ export function buildUbl(input: UblInput): UblDocument {
   cbc(xml, 'DocumentCurrencyCode', currency);
   // Peppol wants a buyer reference or an order reference (PEPPOL-EN16931-R003). A client that sends e_invoice data
   // asks for a conformant document; without either reference, the document number stands in as the buyer reference.
-  const buyerReference = doc.e_invoice?.buyer_reference ?? (doc.e_invoice && !(doc.purchase_order && doc.type === 'invoice') ? doc.number : undefined);
+  const buyerReference =
+    doc.e_invoice?.buyer_reference ?? (doc.e_invoice && !(doc.purchase_order && doc.type === 'invoice') ? doc.number : undefined);
   cbc(xml, 'BuyerReference', buyerReference);
   if (doc.purchase_order && doc.type === 'invoice') cbc(cac(xml, 'OrderReference'), 'ID', doc.purchase_order);
   if (doc.purchase_order && doc.type !== 'invoice') {

@@ -22,7 +22,8 @@ export interface UblParty {
 }
 
 /** `VAT ID: BE 0123.456.749`, `VAT: …`, `VAT No. …`, `VAT number …`, `VAT reg. no: …` */
-const VAT_LINE = /^\s*VAT(?:\s*(?:ID|identifier|no\.?|number|reg(?:istration)?\.?(?:\s*no\.?)?))?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9 .\-/]{1,30})\s*$/i;
+const VAT_LINE =
+  /^\s*VAT(?:\s*(?:ID|identifier|no\.?|number|reg(?:istration)?\.?(?:\s*no\.?)?))?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9 .\-/]{1,30})\s*$/i;
 
 const regions = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
 
@@ -35,7 +36,10 @@ export function countryOfVatId(vatId: string): string | undefined {
 }
 
 export function partyFrom(freeText: string, structured: EInvoiceParty = {}): UblParty {
-  const lines = freeText.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = freeText
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   let vatFromText: string | undefined;
   const address: string[] = [];
   for (const line of lines.slice(1)) {
@@ -44,9 +48,13 @@ export function partyFrom(freeText: string, structured: EInvoiceParty = {}): Ubl
     else address.push(line);
   }
   const vatId = structured.vat_id ?? vatFromText;
-  const structuredAddress = [structured.street, structured.additional_street, structured.city, structured.postal_code, structured.region].some(
-    (v) => v !== undefined,
-  );
+  const structuredAddress = [
+    structured.street,
+    structured.additional_street,
+    structured.city,
+    structured.postal_code,
+    structured.region,
+  ].some((v) => v !== undefined);
   const party: UblParty = {
     name: structured.name ?? lines[0] ?? '',
     country: structured.country ?? (vatId ? countryOfVatId(vatId) : undefined),

@@ -55,7 +55,9 @@ export function taxBreakdown(doc: DocumentRequest, totals: Totals, anyVatId: boo
   else {
     const rate = rateFor(taxAmount, taxable, totals.minorUnits);
     if (!rate) {
-      throw errors.validation([{ field: 'tax', message: 'a flat tax on a taxable amount of zero cannot be expressed as a VAT rate in a UBL e-invoice' }]);
+      throw errors.validation([
+        { field: 'tax', message: 'a flat tax on a taxable amount of zero cannot be expressed as a VAT rate in a UBL e-invoice' },
+      ]);
     }
     percent = rate;
   }
@@ -63,12 +65,18 @@ export function taxBreakdown(doc: DocumentRequest, totals: Totals, anyVatId: boo
   const id: TaxCategoryCode = e.tax_category ?? (charged ? 'S' : anyVatId ? 'Z' : 'O');
   if (id === 'S' && !charged) {
     throw errors.validation([
-      { field: 'e_invoice.tax_category', message: 'e_invoice.tax_category S (standard rate) needs a tax above 0; send tax, or use Z, E, AE, G or O' },
+      {
+        field: 'e_invoice.tax_category',
+        message: 'e_invoice.tax_category S (standard rate) needs a tax above 0; send tax, or use Z, E, AE, G or O',
+      },
     ]);
   }
   if (id !== 'S' && charged) {
     throw errors.validation([
-      { field: 'e_invoice.tax_category', message: `e_invoice.tax_category ${id} charges no VAT, but the document has a tax of ${taxAmount.toFixed()}; use S or send tax 0` },
+      {
+        field: 'e_invoice.tax_category',
+        message: `e_invoice.tax_category ${id} charges no VAT, but the document has a tax of ${taxAmount.toFixed()}; use S or send tax 0`,
+      },
     ]);
   }
   const lines: TaxCategory = { id, percent };
@@ -78,7 +86,10 @@ export function taxBreakdown(doc: DocumentRequest, totals: Totals, anyVatId: boo
     lines.exemptionReasonCode = e.tax_exemption_reason_code ?? (e.tax_exemption_reason ? undefined : fallback?.code);
     if (!lines.exemptionReason && !lines.exemptionReasonCode) {
       throw errors.validation([
-        { field: 'e_invoice.tax_exemption_reason', message: `e_invoice.tax_exemption_reason (or tax_exemption_reason_code) is required with tax_category ${id}` },
+        {
+          field: 'e_invoice.tax_exemption_reason',
+          message: `e_invoice.tax_exemption_reason (or tax_exemption_reason_code) is required with tax_category ${id}`,
+        },
       ]);
     }
   }

@@ -74,7 +74,9 @@ export class XsdValidator {
     const worker = new Worker(file, { workerData: { xsdDir: this.xsdDir }, execArgv: ts ? ['--require', 'tsx/cjs'] : [] });
     this.worker = worker;
     this.started = new Promise((resolve, reject) => {
-      worker.once('message', (m: { ready: boolean; error?: string }) => (m.ready ? resolve() : reject(new XsdLoadError(`the UBL XSDs could not be loaded: ${m.error}`))));
+      worker.once('message', (m: { ready: boolean; error?: string }) =>
+        m.ready ? resolve() : reject(new XsdLoadError(`the UBL XSDs could not be loaded: ${m.error}`)),
+      );
     });
     this.started.catch(() => undefined);
     worker.on('message', (m: { id?: number; errors?: string[] }) => {

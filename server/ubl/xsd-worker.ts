@@ -38,7 +38,9 @@ load((workerData as { xsdDir: string }).xsdDir).then(
     // Documents are parsed without network access or external entities: they are ours, and never need either.
     // HUGE lifts libxml2's 10 MB text-node limit, which a long document's base64 PDF could reach.
     const options = lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_HUGE;
-    port.on('message', (req: Request) => port.postMessage({ id: req.id, errors: validate(lib, validators.get(req.root)!, req.xml, options) }));
+    port.on('message', (req: Request) =>
+      port.postMessage({ id: req.id, errors: validate(lib, validators.get(req.root)!, req.xml, options) }),
+    );
     port.postMessage({ ready: true });
   },
   (err: Error) => port.postMessage({ ready: false, error: err.message }),

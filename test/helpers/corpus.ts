@@ -28,12 +28,22 @@ export function corpus(): CorpusDocument[] {
         request: { headers?: Record<string, string>; body: Record<string, unknown> };
       };
       const headers = Object.fromEntries(Object.entries(parsed.request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-      return { name: file.replace(/\.json$/, ''), about: parsed.about, pages: parsed.pages ?? [1, 1], acceptLanguage: headers['accept-language'], body: parsed.request.body };
+      return {
+        name: file.replace(/\.json$/, ''),
+        about: parsed.about,
+        pages: parsed.pages ?? [1, 1],
+        acceptLanguage: headers['accept-language'],
+        body: parsed.request.body,
+      };
     });
 }
 
 /** The HTML and PDF of a corpus document in a theme, through the service's own pipeline. */
-export async function renderCorpus(pipeline: DocumentPipeline, doc: CorpusDocument, theme: string): Promise<{ html: string; pdf: Uint8Array }> {
+export async function renderCorpus(
+  pipeline: DocumentPipeline,
+  doc: CorpusDocument,
+  theme: string,
+): Promise<{ html: string; pdf: Uint8Array }> {
   const prepared = pipeline.prepare({ ...doc.body, theme }, pipeline.locale(doc.acceptLanguage));
   const { pdf, html } = await pipeline.renderPdf(prepared);
   return { html: html.html, pdf };

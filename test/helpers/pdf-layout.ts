@@ -22,7 +22,12 @@ export interface PageBoxes {
 }
 
 const unescape = (s: string): string =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** Every word of every page with its box in points (origin top left), as pdftotext -bbox reports it. */
 export function wordBoxes(pdf: Uint8Array): PageBoxes[] {
@@ -49,29 +54,35 @@ export function embeddedFonts(pdf: Uint8Array): { name: string; embedded: boolea
   });
 }
 
-/** How many glyphs the PDF draws as `.notdef` (a box), counted in its uncompressed text-showing operators. */
-export function notdefGlyphs(pdf: Uint8Array): number {
+/** The PDF uncompressed by `qpdf --qdf` (no object streams), as Latin-1 text: its dictionaries and operators readable. */
+export function uncompressedPdf(pdf: Uint8Array): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-qdf-'));
   try {
     fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
     execFileSync('qpdf', ['--qdf', '--object-streams=disable', path.join(dir, 'in.pdf'), path.join(dir, 'out.pdf')]);
-    const text = fs.readFileSync(path.join(dir, 'out.pdf')).toString('latin1');
-    let count = 0;
-    // Every uncompressed stream that shows text (page contents and form XObjects; font programs are binary and are
-    // skipped), and in it every hex string: glyph ids of two bytes each (Identity-H).
-    for (let at = text.indexOf('stream\n'); at >= 0; at = text.indexOf('stream\n', at + 1)) {
-      const end = text.indexOf('endstream', at);
-      if (end < 0) break;
-      const body = text.slice(at + 7, end);
-      at = end;
-      if (!/T[Jj]\s/.test(body) || /[\x00-\x08\x0e-\x1f]/.test(body)) continue;
-      for (const m of body.matchAll(/<([0-9A-Fa-f]+)>/g)) {
-        const hex = m[1]!;
-        for (let i = 0; i + 4 <= hex.length; i += 4) if (hex.slice(i, i + 4) === '0000') count++;
-      }
-    }
-    return count;
+    return fs.readFileSync(path.join(dir, 'out.pdf')).toString('latin1');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** How many glyphs the PDF draws as `.notdef` (a box), counted in its uncompressed text-showing operators. */
+export function notdefGlyphs(pdf: Uint8Array): number {
+  const text = uncompressedPdf(pdf);
+  let count = 0;
+  // Every uncompressed stream that shows text (page contents and form XObjects; font programs are binary and are
+  // skipped), and in it every hex string: glyph ids of two bytes each (Identity-H).
+  for (let at = text.indexOf('stream\n'); at >= 0; at = text.indexOf('stream\n', at + 1)) {
+    const end = text.indexOf('endstream', at);
+    if (end < 0) break;
+    const body = text.slice(at + 7, end);
+    at = end;
+    // eslint-disable-next-line no-control-regex -- binary stream data is skipped
+    if (!/T[Jj]\s/.test(body) || /[\x00-\x08\x0e-\x1f]/.test(body)) continue;
+    for (const m of body.matchAll(/<([0-9A-Fa-f]+)>/g)) {
+      const hex = m[1]!;
+      for (let i = 0; i + 4 <= hex.length; i += 4) if (hex.slice(i, i + 4) === '0000') count++;
+    }
+  }
+  return count;
 }

@@ -6,7 +6,9 @@ export { descendants } from '../../server/pdf/process-memory';
 
 export function alive(pid: number): boolean {
   try {
-    const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2, -1)[0];
+    const state = fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2, -1)[0];
     return state !== 'Z';
   } catch {
     return false;

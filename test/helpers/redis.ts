@@ -21,7 +21,8 @@ export async function startRedis(): Promise<TestRedis> {
   );
   const deadline = Date.now() + 10_000;
   while (!fs.existsSync(socket)) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error('redis-server did not start (is it installed? scripts/install-system.sh)');
+    if (Date.now() > deadline || proc.exitCode !== null)
+      throw new Error('redis-server did not start (is it installed? scripts/install-system.sh)');
     await new Promise((r) => setTimeout(r, 20));
   }
   const client = new Redis({ path: socket });

@@ -45,7 +45,10 @@ export function loadRules(sefFile: string): Validator {
   const stylesheet = JSON.parse(fs.readFileSync(sefFile, 'utf8')) as object;
   return {
     validate(xml) {
-      const result = SaxonJS.transform({ stylesheetInternal: stylesheet, stylesheetBaseURI: `file://${sefFile}`, sourceText: xml, destination: 'serialized' }, 'sync') as {
+      const result = SaxonJS.transform(
+        { stylesheetInternal: stylesheet, stylesheetBaseURI: `file://${sefFile}`, sourceText: xml, destination: 'serialized' },
+        'sync',
+      ) as {
         principalResult: string;
       };
       return svrlFailures(result.principalResult);

@@ -81,7 +81,11 @@ export async function post(service: { url: string; key: string }, body: unknown,
   }
   if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? service.key}`;
   Object.assign(headers, opts.headers);
-  return fetch(`${service.url}${opts.path ?? '/'}`, { method: opts.method ?? 'POST', headers, body: Buffer.isBuffer(payload) ? new Uint8Array(payload) : payload });
+  return fetch(`${service.url}${opts.path ?? '/'}`, {
+    method: opts.method ?? 'POST',
+    headers,
+    body: Buffer.isBuffer(payload) ? new Uint8Array(payload) : payload,
+  });
 }
 
 /** A stand-in for Chromium, for fast tests of what surrounds rendering (quota, errors); real rendering is tested apart. */
@@ -89,7 +93,17 @@ export function fakeRenderer(render: PdfRenderer['render'] = async () => new Tex
   return {
     render,
     isReady: () => true,
-    stats: () => ({ active: 0, queued: 0, idlePages: 0, renders: 0, browserRestarts: 0, blockedRequests: 0, pagesReplaced: 0, framesWritten: 0, renderersKilled: 0 }),
+    stats: () => ({
+      active: 0,
+      queued: 0,
+      idlePages: 0,
+      renders: 0,
+      browserRestarts: 0,
+      blockedRequests: 0,
+      pagesReplaced: 0,
+      framesWritten: 0,
+      renderersKilled: 0,
+    }),
     close: async () => undefined,
   };
 }

@@ -13,7 +13,10 @@ export function xsdErrors(xml: string, root: 'Invoice' | 'CreditNote'): string[]
     execFileSync('xmllint', ['--noout', '--schema', xsd, '-'], { input: xml, stdio: ['pipe', 'pipe', 'pipe'] });
     return [];
   } catch (err) {
-    return String((err as { stderr: Buffer }).stderr).trim().split('\n').filter((l) => !l.endsWith('validates'));
+    return String((err as { stderr: Buffer }).stderr)
+      .trim()
+      .split('\n')
+      .filter((l) => !l.endsWith('validates'));
   }
 }
 

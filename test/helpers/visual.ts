@@ -21,7 +21,18 @@ export function pdfToPng(pdf: Uint8Array): Buffer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-png-'));
   try {
     fs.writeFileSync(path.join(dir, 'doc.pdf'), pdf);
-    execFileSync('pdftoppm', ['-png', '-r', String(DPI), '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'doc.pdf'), path.join(dir, 'page')]);
+    execFileSync('pdftoppm', [
+      '-png',
+      '-r',
+      String(DPI),
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      path.join(dir, 'doc.pdf'),
+      path.join(dir, 'page'),
+    ]);
     return fs.readFileSync(path.join(dir, 'page.png'));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

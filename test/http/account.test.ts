@@ -44,7 +44,11 @@ describe('account pages', function () {
   let browser: Browser;
   before(async function () {
     service = await startTestService();
-    browser = await puppeteer.launch({ executablePath: service.config.chromiumPath, headless: 'shell', args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await puppeteer.launch({
+      executablePath: service.config.chromiumPath,
+      headless: 'shell',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
   after(async function () {
@@ -110,7 +114,10 @@ describe('account pages', function () {
     });
     expect(noToken.status).to.equal(403);
     const t = await formToken(service.url, '/account/sign-in');
-    const wrong = await signInRaw(service.url, 'ada@example.com', 'correct horse battery', { cookie: t.cookie, csrf: `${t.csrf.slice(0, -1)}x` });
+    const wrong = await signInRaw(service.url, 'ada@example.com', 'correct horse battery', {
+      cookie: t.cookie,
+      csrf: `${t.csrf.slice(0, -1)}x`,
+    });
     expect(wrong.status).to.equal(403);
     const right = await signInRaw(service.url, 'ada@example.com', 'correct horse battery', t);
     expect(right.status).to.equal(303);
@@ -150,7 +157,11 @@ describe('account pages', function () {
     const session = cookies.find((c) => c.name === 'docgen_session')!;
     expect(session.httpOnly).to.equal(true);
     expect(session.sameSite).to.equal('Lax');
-    const res = await fetch(`${service.url}/`, { method: 'POST', headers: { cookie: header, 'content-type': 'application/json' }, body: JSON.stringify(DOC) });
+    const res = await fetch(`${service.url}/`, {
+      method: 'POST',
+      headers: { cookie: header, 'content-type': 'application/json' },
+      body: JSON.stringify(DOC),
+    });
     expect(res.status).to.equal(401);
     expect(((await res.json()) as { error: string }).error).to.equal('invalid_request');
     await context.close();
@@ -189,7 +200,8 @@ describe('account pages on the Redis store', function () {
       const other = await startTestService({ REDIS_URL: redis.url });
       try {
         const statuses: number[] = [];
-        for (let i = 0; i < 10; i++) statuses.push((await signInRaw(i % 2 ? other.url : service.url, 'redis@example.com', `wrong ${i}`)).status);
+        for (let i = 0; i < 10; i++)
+          statuses.push((await signInRaw(i % 2 ? other.url : service.url, 'redis@example.com', `wrong ${i}`)).status);
         expect(statuses).to.deep.equal(Array(10).fill(401));
         expect((await signInRaw(other.url, 'redis@example.com', 'a long password')).status).to.equal(429);
         expect((await signInRaw(service.url, 'redis@example.com', 'a long password')).status).to.equal(429);
@@ -225,13 +237,17 @@ describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 
 
   it('a malformed cookie is ignored, never a 500', async function () {
     for (const page of ['/account', '/account/sign-in', '/account/sign-up', '/account/settings']) {
-      const res = await fetch(`${service.url}${page}`, { redirect: 'manual', headers: { cookie: 'a=%; docgen_session=%E0%A4%A; docgen_csrf=%' } });
+      const res = await fetch(`${service.url}${page}`, {
+        redirect: 'manual',
+        headers: { cookie: 'a=%; docgen_session=%E0%A4%A; docgen_csrf=%' },
+      });
       expect(res.status, page).to.be.oneOf([200, 303]);
     }
   });
 
   it('passwords: 12 characters or more, not the email, not one character repeated', async function () {
-    const weak = async (password: string) => (await (await signUpRaw('grace@example.com', password)).text()).match(/class="error"[^>]*>([^<]+)/)?.[1];
+    const weak = async (password: string) =>
+      (await (await signUpRaw('grace@example.com', password)).text()).match(/class="error"[^>]*>([^<]+)/)?.[1];
     expect(await weak('elevenchars')).to.contain('12 to 200 characters');
     expect(await weak('aaaaaaaaaaaaaaaa')).to.contain('one character repeated');
     expect(await weak('grace@example.com')).to.contain('not your email');
@@ -249,7 +265,12 @@ describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 
     const a = await session('a@example.com');
     const b = await session('b@example.com');
     const newKey = (cookie: string, csrf: string, headers: Record<string, string> = {}) =>
-      fetch(`${service.url}/account/keys`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers }, body: `csrf=${csrf}` });
+      fetch(`${service.url}/account/keys`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
+        body: `csrf=${csrf}`,
+      });
     expect((await newKey(b.cookie, a.csrf)).status, "A's token with B's session").to.equal(403);
     expect((await newKey(a.cookie, a.csrf, { origin: 'https://evil.example' })).status, 'another origin').to.equal(403);
     expect((await newKey(a.cookie, a.csrf, { origin: 'null' })).status, 'an opaque origin').to.equal(403);
@@ -283,7 +304,11 @@ describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 
 
   it('wrong API keys from one address meet a limit: 429 with Retry-After, other addresses unaffected', async function () {
     const guess = (client: string) =>
-      fetch(`${service.url}/`, { method: 'POST', headers: { authorization: `Bearer sk_${'x'.repeat(32)}`, 'x-forwarded-for': client, 'content-type': 'application/json' }, body: '{}' });
+      fetch(`${service.url}/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk_${'x'.repeat(32)}`, 'x-forwarded-for': client, 'content-type': 'application/json' },
+        body: '{}',
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 70; i++) statuses.push((await guess('203.0.113.50')).status);
     expect(statuses.filter((s) => s === 401)).to.have.length(60);
@@ -295,4 +320,3 @@ describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 
     expect((await post(service, DOC, { headers: { 'x-forwarded-for': '203.0.113.50' } })).status).to.equal(200);
   });
 });
-

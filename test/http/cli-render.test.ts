@@ -14,7 +14,10 @@ const EXAMPLES = path.join(projectRoot(), 'examples');
 const UBL_TYPES = ['invoice', 'receipt', 'credit_note'];
 
 async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await run('npm', ['run', '-s', 'render', '--', ...args], { cwd: projectRoot(), env: { ...process.env, NODE_ENV: 'test' } });
+  const { stdout } = await run('npm', ['run', '-s', 'render', '--', ...args], {
+    cwd: projectRoot(),
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
   return stdout;
 }
 
@@ -25,7 +28,10 @@ const embedded = (xml: string) => Buffer.from(/<cbc:EmbeddedDocumentBinaryObject
 describe('npm run render', function () {
   this.timeout(120000);
   const out = tempDir('cli');
-  const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(EXAMPLES)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
   it('there is an example request for every type', function () {
     expect(files).to.have.length(12);
@@ -62,7 +68,10 @@ describe('npm run render', function () {
   it('explains a bad request and exits 2', async function () {
     const bad = path.join(out, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ to: 'B', items: [] }));
-    const err = await cli(bad).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const err = await cli(bad).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err?.code).to.equal(2);
     expect(err?.stderr).to.contain('from is required');
   });

@@ -46,7 +46,10 @@ export function wordsOutsideMargins(pages: PageBoxes[]): string[] {
         w.xMax <= width - MARGIN.right + SLACK &&
         w.yMin >= MARGIN.top - SLACK &&
         (inFooter ? w.yMax <= height : w.yMax <= height - MARGIN.bottom + SLACK);
-      if (!ok) out.push(`p${w.page} "${w.text.slice(0, 30)}" at x ${w.xMin.toFixed(1)}–${w.xMax.toFixed(1)}, y ${w.yMin.toFixed(1)}–${w.yMax.toFixed(1)} (page ${width}×${height})`);
+      if (!ok)
+        out.push(
+          `p${w.page} "${w.text.slice(0, 30)}" at x ${w.xMin.toFixed(1)}–${w.xMax.toFixed(1)}, y ${w.yMin.toFixed(1)}–${w.yMax.toFixed(1)} (page ${width}×${height})`,
+        );
     }
   }
   return out;
@@ -81,7 +84,7 @@ describe('corpus: real documents hold up on the page', function () {
 
         expect(notdefGlyphs(pdf), 'glyphs drawn as boxes (.notdef)').to.equal(0);
         const foreign = embeddedFonts(pdf).filter((f) => !f.embedded || !/^Noto/.test(f.name));
-        expect(foreign, 'fonts that are not the project\'s, or not embedded').to.deep.equal([]);
+        expect(foreign, "fonts that are not the project's, or not embedded").to.deep.equal([]);
 
         const result = compareWithBaseline(`corpus/${doc.name}-${theme}`, pdfToPng(pdf));
         visual.push(`${(result.ratio * 100).toFixed(3).padStart(7)} % (${doc.name}/${theme})`);

@@ -37,7 +37,12 @@ function pngBomb(width: number, height: number): Buffer {
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
   const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 + zero pixels per row
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The largest peak resident size (VmHWM) among the service's Chromium processes, in MiB. */
@@ -100,12 +105,20 @@ describe('hostile input stays cheap (real Chromium)', function () {
   });
 
   it('1,000 items of 470 line breaks each: blank lines print once; 300 printed lines each are a 400 naming the items', async function () {
-    const blank = await timed({ from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: '\n'.repeat(470) })) });
+    const blank = await timed({
+      from: 'A',
+      to: 'B',
+      items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: '\n'.repeat(470) })),
+    });
     expect(blank.res.status).to.equal(200);
     expect(blank.ms).to.be.lessThan(5000);
     await blank.res.arrayBuffer();
 
-    const lines = await timed({ from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: 'x\n'.repeat(300) })) });
+    const lines = await timed({
+      from: 'A',
+      to: 'B',
+      items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: 'x\n'.repeat(300) })),
+    });
     expect(lines.res.status).to.equal(400);
     expect(lines.ms).to.be.lessThan(5000);
     const body = (await lines.res.json()) as { code: string; details: { field: string; message: string }[] };
@@ -130,7 +143,8 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     const body = (await res.json()) as { code: string; details?: { field: string; message: string }[] };
     return { code: body.code, fields: (body.details ?? []).map((d) => d.field) };
   };
-  const raw = (text: string, contentType = 'application/json') => post(service, Buffer.from(text), { headers: { 'content-type': contentType } });
+  const raw = (text: string, contentType = 'application/json') =>
+    post(service, Buffer.from(text), { headers: { 'content-type': contentType } });
 
   it('control characters, U+FFFE and half surrogate pairs are refused in every text field, all named at once, on / and /ubl', async function () {
     const doc = {
@@ -165,7 +179,7 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     expect(body.error).to.contain('nested more than 32 levels');
   });
 
-  it('__proto__ in a body is not the document\'s prototype', async function () {
+  it("__proto__ in a body is not the document's prototype", async function () {
     const res = await raw('{"__proto__":{"from":"Evil","to":"Corp","items":[{"name":"x"}]}}');
     expect(res.status).to.equal(400);
     expect((await problems(res)).fields).to.include.members(['from', 'to', 'items']);
@@ -175,7 +189,13 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     const items = ['0x10', '0b11', '0o17', 'Infinity'].map((q) => ({ name: 'x', quantity: q }));
     const res = await post(service, { ...base, items, tax: '0x5' });
     expect(res.status).to.equal(400);
-    expect((await problems(res)).fields).to.have.members(['items[0].quantity', 'items[1].quantity', 'items[2].quantity', 'items[3].quantity', 'tax']);
+    expect((await problems(res)).fields).to.have.members([
+      'items[0].quantity',
+      'items[1].quantity',
+      'items[2].quantity',
+      'items[3].quantity',
+      'tax',
+    ]);
     const ok = await post(service, { ...base, items: [{ name: 'x', quantity: '1e2', unit_cost: ' 12.50 ' }] });
     expect(ok.status).to.equal(200);
   });
@@ -188,7 +208,11 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
   });
 
   it('/ubl names every bad field at once: a bad date and a missing number', async function () {
-    const res = await post(service, { from: 'A', to: 'B', date: 'not a date', items: [{ name: 'x', quantity: 1, unit_cost: 1 }] }, { path: '/ubl' });
+    const res = await post(
+      service,
+      { from: 'A', to: 'B', date: 'not a date', items: [{ name: 'x', quantity: 1, unit_cost: 1 }] },
+      { path: '/ubl' },
+    );
     expect(res.status).to.equal(400);
     expect((await problems(res)).fields).to.have.members(['number', 'date']);
   });
@@ -207,7 +231,16 @@ describe('a client that leaves cancels its render (issue 14, finding 8)', functi
     const service = await startTestService({ RENDER_CONCURRENCY: '1' }, { logger: pino({ level: 'info' }, sink) });
     try {
       const period = new Date().toISOString().slice(0, 7);
-      const long = { from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i}`, description: 'A description that wraps a little.', quantity: 1, unit_cost: 1 })) };
+      const long = {
+        from: 'A',
+        to: 'B',
+        items: Array.from({ length: 1000 }, (_, i) => ({
+          name: `Line ${i}`,
+          description: 'A description that wraps a little.',
+          quantity: 1,
+          unit_cost: 1,
+        })),
+      };
       const before = service.pdf.stats().renders;
       await Promise.all(
         Array.from({ length: 6 }, async (_, i) => {
@@ -219,17 +252,25 @@ describe('a client that leaves cancels its render (issue 14, finding 8)', functi
             headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json', 'x-request-id': `gone-${i}` },
             body: JSON.stringify(long),
           });
-          await res.then(() => expect.fail('the request was abandoned'), (err: Error) => expect(err.name).to.equal('AbortError'));
+          await res.then(
+            () => expect.fail('the request was abandoned'),
+            (err: Error) => expect(err.name).to.equal('AbortError'),
+          );
         }),
       );
       // Wait for the pool to settle (the cancelled work leaves it), then count.
       const settle = Date.now() + 20000;
-      while ((service.pdf.stats().active > 0 || service.pdf.stats().queued > 0) && Date.now() < settle) await new Promise((r) => setTimeout(r, 50));
+      while ((service.pdf.stats().active > 0 || service.pdf.stats().queued > 0) && Date.now() < settle)
+        await new Promise((r) => setTimeout(r, 50));
       const stats = service.pdf.stats();
-      console.log(`      6 abandoned: ${stats.renders - before} renders completed, ${await service.keys.usage('test-account', period)} documents counted`);
+      console.log(
+        `      6 abandoned: ${stats.renders - before} renders completed, ${await service.keys.usage('test-account', period)} documents counted`,
+      );
       expect(await service.keys.usage('test-account', period)).to.equal(0);
       expect(stats.renders - before, 'renders completed for nobody').to.be.at.most(1);
-      const logged = lines.map((l) => JSON.parse(l) as { requestId?: string; status?: number }).filter((e) => e.requestId?.startsWith('gone-'));
+      const logged = lines
+        .map((l) => JSON.parse(l) as { requestId?: string; status?: number })
+        .filter((e) => e.requestId?.startsWith('gone-'));
       expect(logged.map((e) => e.status)).to.deep.equal(Array(6).fill(499));
       // The service goes on: the next request renders and counts.
       expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);

@@ -111,4 +111,3 @@ describe('keys CLI', function () {
     expect(Object.keys(missingBody).sort()).to.deep.equal(['code', 'error', 'message', 'request_id', 'type']);
   });
 });
-

@@ -27,7 +27,8 @@ const LOCALES = [
 
 function docFor(type: string, currency: string): Record<string, unknown> {
   const base = { type, currency, from: 'Northwind Traders Ltd', to: 'Client Co', number: 'N-1', date: '2015-02-09' };
-  if (type === 'statement') return { ...base, items: [{ date: '2015-02-01', reference: 'R-1', name: 'Charge', quantity: 1, unit_cost: 1234.5 }] };
+  if (type === 'statement')
+    return { ...base, items: [{ date: '2015-02-01', reference: 'R-1', name: 'Charge', quantity: 1, unit_cost: 1234.5 }] };
   if (type === 'timesheet') return { ...base, items: [{ date: '2015-02-02', name: 'Work', quantity: 2.5, unit_cost: 493.8 }] };
   return { ...base, items: [{ name: 'Widget', quantity: 1, unit_cost: 1234.5 }] };
 }
@@ -74,9 +75,18 @@ describe('localization: 12 types × 5 locales', function () {
 
   it('native wording for the best-known headers', async function () {
     const expected: [string, string, string][] = [
-      ['fr-FR', 'credit_note', 'AVOIR'], ['fr-FR', 'quote', 'DEVIS'], ['fr-FR', 'purchase_order', 'BON DE COMMANDE'], ['fr-FR', 'statement', 'RELEVÉ'],
-      ['de-DE', 'invoice', 'RECHNUNG'], ['de-DE', 'credit_note', 'GUTSCHRIFT'], ['de-DE', 'quote', 'ANGEBOT'], ['de-DE', 'packing_slip', 'LIEFERSCHEIN'],
-      ['es-ES', 'invoice', 'FACTURA'], ['es-ES', 'quote', 'PRESUPUESTO'], ['th-TH', 'invoice', 'ใบแจ้งหนี้'], ['th-TH', 'receipt', 'ใบเสร็จรับเงิน'],
+      ['fr-FR', 'credit_note', 'AVOIR'],
+      ['fr-FR', 'quote', 'DEVIS'],
+      ['fr-FR', 'purchase_order', 'BON DE COMMANDE'],
+      ['fr-FR', 'statement', 'RELEVÉ'],
+      ['de-DE', 'invoice', 'RECHNUNG'],
+      ['de-DE', 'credit_note', 'GUTSCHRIFT'],
+      ['de-DE', 'quote', 'ANGEBOT'],
+      ['de-DE', 'packing_slip', 'LIEFERSCHEIN'],
+      ['es-ES', 'invoice', 'FACTURA'],
+      ['es-ES', 'quote', 'PRESUPUESTO'],
+      ['th-TH', 'invoice', 'ใบแจ้งหนี้'],
+      ['th-TH', 'receipt', 'ใบเสร็จรับเงิน'],
     ];
     for (const [tag, type, header] of expected) {
       const { text } = await pdfText(service, docFor(type, 'EUR'), tag);
@@ -85,12 +95,23 @@ describe('localization: 12 types × 5 locales', function () {
   });
 
   it('percent labels, quantities and JPY follow the locale', async function () {
-    const body = { from: 'A', to: 'B', currency: 'EUR', items: [{ name: 'W', quantity: 1234.5, unit_cost: 2 }], tax: 19, tax_title: 'USt', fields: { discounts: '%' }, discounts: 2.5 };
+    const body = {
+      from: 'A',
+      to: 'B',
+      currency: 'EUR',
+      items: [{ name: 'W', quantity: 1234.5, unit_cost: 2 }],
+      tax: 19,
+      tax_title: 'USt',
+      fields: { discounts: '%' },
+      discounts: 2.5,
+    };
     const de = (await pdfText(service, body, 'de-DE')).text;
     expect(de).to.contain('USt (19 %)');
     expect(de).to.contain('Rabatt (2,5 %)');
     expect(de).to.contain('1.234,5'); // the quantity, as a locale number
-    const jpy = (await pdfText(service, { from: 'A', to: 'B', currency: 'JPY', items: [{ name: 'W', quantity: 1, unit_cost: 1234.5 }] }, 'en-US')).text;
+    const jpy = (
+      await pdfText(service, { from: 'A', to: 'B', currency: 'JPY', items: [{ name: 'W', quantity: 1, unit_cost: 1234.5 }] }, 'en-US')
+    ).text;
     expect(jpy).to.contain('¥1,235');
   });
 });
@@ -122,7 +143,14 @@ describe('request titles win in every locale', function () {
   for (const loc of LOCALES) {
     it(loc.tag, async function () {
       const service = await sharedService();
-      const body = { ...docFor('invoice', loc.currency), header: 'MY HEADER', total_title: 'Grand Sum', to_title: 'Customer', tax: 10, tax_title: 'Levy' };
+      const body = {
+        ...docFor('invoice', loc.currency),
+        header: 'MY HEADER',
+        total_title: 'Grand Sum',
+        to_title: 'Customer',
+        tax: 10,
+        tax_title: 'Levy',
+      };
       const text = (await pdfText(service, body, loc.tag)).text;
       expect(text).to.contain('MY HEADER');
       expect(text).to.contain('Grand Sum');

@@ -30,16 +30,20 @@ describe('logo cache (real HTTP, real Chromium)', function () {
       const path = req.url ?? '';
       hits[path] = (hits[path] ?? 0) + 1;
       const png = (w: number) => solidPng(w, Math.round(w / 3));
-      if (path === '/shared.png') return void res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'public, max-age=3600' }).end(png(60));
+      if (path === '/shared.png')
+        return void res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'public, max-age=3600' }).end(png(60));
       if (path === '/etag.png') {
         const etag = `"v${version}"`;
         if (req.headers['if-none-match'] === etag) {
           conditional304++;
           return void res.writeHead(304, { etag, 'cache-control': 'max-age=1' }).end();
         }
-        return void res.writeHead(200, { 'content-type': 'image/png', etag, 'cache-control': 'max-age=1' }).end(png(version === 1 ? 60 : 90));
+        return void res
+          .writeHead(200, { 'content-type': 'image/png', etag, 'cache-control': 'max-age=1' })
+          .end(png(version === 1 ? 60 : 90));
       }
-      if (path === '/no-store.png') return void res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(png(30));
+      if (path === '/no-store.png')
+        return void res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(png(30));
       if (path === '/hang.png') {
         hanging.add(req.socket);
         return; // never answers
@@ -97,7 +101,9 @@ describe('logo cache (real HTTP, real Chromium)', function () {
     started = Date.now();
     const second = await post(service, doc(`${base}/hang.png`));
     const secondMs = Date.now() - started;
-    console.log(`      unreachable logo: first document ${firstMs} ms, second ${secondMs} ms; the host was asked ${hits['/hang.png']} time(s)`);
+    console.log(
+      `      unreachable logo: first document ${firstMs} ms, second ${secondMs} ms; the host was asked ${hits['/hang.png']} time(s)`,
+    );
     expect(second.status).to.equal(200);
     expect(secondMs).to.be.lessThan(1000);
     expect(hits['/hang.png']).to.equal(1);

@@ -42,7 +42,10 @@ describe('logo SSRF guards (HTTP)', function () {
         const chunk = Buffer.alloc(1024 * 1024);
         let sent = 0;
         const pump = () => {
-          while (sent < 50 && res.write(chunk)) { sent++; bigBytesSent += chunk.length; }
+          while (sent < 50 && res.write(chunk)) {
+            sent++;
+            bigBytesSent += chunk.length;
+          }
           if (sent < 50) res.once('drain', pump);
           else res.end();
         };
@@ -75,7 +78,16 @@ describe('logo SSRF guards (HTTP)', function () {
     expect((await render(`${publicHost.base}/logo.png`)).images).to.equal(1);
   });
 
-  for (const url of ['http://127.0.0.1/logo.png', 'http://10.0.0.1/logo.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/logo.png', 'http://localhost/logo.png', 'file:///etc/passwd', 'ftp://example.com/x.png', 'gopher://127.0.0.1/']) {
+  for (const url of [
+    'http://127.0.0.1/logo.png',
+    'http://10.0.0.1/logo.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/logo.png',
+    'http://localhost/logo.png',
+    'file:///etc/passwd',
+    'ftp://example.com/x.png',
+    'gopher://127.0.0.1/',
+  ]) {
     it(`refuses ${url}, and the document renders`, async function () {
       expect((await render(url)).images).to.equal(0);
     });

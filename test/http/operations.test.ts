@@ -20,7 +20,18 @@ describe('operations endpoints', function () {
     expect(ready.status).to.equal(200);
     const body = (await ready.json()) as Record<string, unknown>;
     expect(body).to.include({ status: 'ready', browser: 'connected' });
-    expect(body).to.have.keys('status', 'browser', 'keyStore', 'xsd', 'queueDepth', 'activeRenders', 'idlePages', 'rendersCompleted', 'browserRestarts', 'pagesReplaced');
+    expect(body).to.have.keys(
+      'status',
+      'browser',
+      'keyStore',
+      'xsd',
+      'queueDepth',
+      'activeRenders',
+      'idlePages',
+      'rendersCompleted',
+      'browserRestarts',
+      'pagesReplaced',
+    );
     expect(body).to.include({ keyStore: 'ok', xsd: 'ok' });
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
@@ -65,7 +76,8 @@ describe('GET /openapi.json', function () {
       if (typeof body.currency === 'string') body.currency = body.currency.toUpperCase();
       const valid = validators[ex.request.path as '/' | '/ubl'](body);
       // Accepted requests match the description; the ones the service refuses for a missing field do not.
-      if (ex.expect.status === 200 || ex.expect.status === 401) expect(valid, `${ex.name}: ${ajv.errorsText(validators['/'].errors)}`).to.equal(true);
+      if (ex.expect.status === 200 || ex.expect.status === 401)
+        expect(valid, `${ex.name}: ${ajv.errorsText(validators['/'].errors)}`).to.equal(true);
       if (ex.name === 'missing-from' || ex.name === 'credit-note-rejects-due-date') expect(valid, ex.name).to.equal(false);
       checked++;
     }
@@ -90,10 +102,19 @@ describe('caching', function () {
 describe('logs', function () {
   it('are JSON lines with the request id, account, type, status and duration, and never a field value', async function () {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    });
     const service = await startTestService({}, { logger: pino({ level: 'info' }, sink) });
     try {
-      const res = await post(service, { from: 'Secret Seller Ltd', to: 'Confidential Buyer', items: [{ name: 'Private item' }], notes: 'hush' }, { headers: { 'x-request-id': 'req-12345' } });
+      const res = await post(
+        service,
+        { from: 'Secret Seller Ltd', to: 'Confidential Buyer', items: [{ name: 'Private item' }], notes: 'hush' },
+        { headers: { 'x-request-id': 'req-12345' } },
+      );
       expect(res.status).to.equal(200);
       expect(res.headers.get('x-request-id')).to.equal('req-12345');
       const entry = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.requestId === 'req-12345');
@@ -117,7 +138,10 @@ describe('logs', function () {
       await Promise.all(
         Array.from({ length: 50 }, (_, j) => {
           const n = i + j;
-          const path = n % 2 ? `/account/keys/k${n}x${Math.random().toString(36).slice(2)}/revoke` : `/no-such-${n}-${Math.random().toString(36).slice(2)}`;
+          const path =
+            n % 2
+              ? `/account/keys/k${n}x${Math.random().toString(36).slice(2)}/revoke`
+              : `/no-such-${n}-${Math.random().toString(36).slice(2)}`;
           return fetch(`${service.url}${path}`, agent).then((r) => r.arrayBuffer());
         }),
       );
@@ -130,4 +154,3 @@ describe('logs', function () {
     expect(text).to.match(/route="other",status="404"/);
   });
 });
-

@@ -18,7 +18,13 @@ async function freeAccount(service: TestService, name: string, left: number, now
   return key;
 }
 
-async function burst(targets: TestService[], key: string, count: number, path = '/', body: unknown = DOC): Promise<{ ok: number; limited: number; other: number[] }> {
+async function burst(
+  targets: TestService[],
+  key: string,
+  count: number,
+  path = '/',
+  body: unknown = DOC,
+): Promise<{ ok: number; limited: number; other: number[] }> {
   const results = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const res = await post(targets[i % targets.length]!, body, { key, path });
@@ -58,11 +64,14 @@ describe('quota', function () {
   // The same burst on each store: the shared service (SQLite) and an instance on the test's Redis.
   const stores: [string, () => Promise<TestService>][] = [
     ['SQLite', () => sharedService()],
-    ['Redis', async () => {
-      const service = await startTestService({ REDIS_URL: redis.url });
-      started.push(service);
-      return service;
-    }],
+    [
+      'Redis',
+      async () => {
+        const service = await startTestService({ REDIS_URL: redis.url });
+        started.push(service);
+        return service;
+      },
+    ],
   ];
   for (const [store, start] of stores) {
     it(`${store}: with 7 left, 40 parallel requests give exactly 7 × 200 and 33 × 429, and usage is the limit`, async function () {
@@ -86,7 +95,9 @@ describe('quota', function () {
     // Each instance authenticates the key from the shared store.
     const r = await burst([a, b], key, 60);
     const stored = await b.keys.usage('two-instances', periodOf(new Date()));
-    figures.push(`Redis, two instances (ports ${a.port}, ${b.port}), 10 left, 60 requests: ${r.ok} × 200, ${r.limited} × 429, other ${r.other.length}; stored usage ${stored}`);
+    figures.push(
+      `Redis, two instances (ports ${a.port}, ${b.port}), 10 left, 60 requests: ${r.ok} × 200, ${r.limited} × 429, other ${r.other.length}; stored usage ${stored}`,
+    );
     expect(r).to.deep.equal({ ok: 10, limited: 50, other: [] });
     expect(stored).to.equal(100);
   });
@@ -105,7 +116,14 @@ describe('quota', function () {
       for (const name of names) {
         expect(name).not.to.contain(key);
         const type = await client.type(name);
-        const dump = type === 'hash' ? JSON.stringify(await client.hgetall(name)) : type === 'string' ? String(await client.get(name)) : type === 'set' ? (await client.smembers(name)).join() : (await client.zrange(name, '0', '-1')).join();
+        const dump =
+          type === 'hash'
+            ? JSON.stringify(await client.hgetall(name))
+            : type === 'string'
+              ? String(await client.get(name))
+              : type === 'set'
+                ? (await client.smembers(name)).join()
+                : (await client.zrange(name, '0', '-1')).join();
         expect(dump, name).not.to.contain(key);
       }
       await client.quit();
@@ -164,13 +182,16 @@ describe('Retry-After', function () {
 describe('failed renders use no quota', function () {
   it('a renderer failure (500) and a render past its deadline (503) leave usage unchanged', async function () {
     let mode: 'fail' | 'deadline' | 'ok' = 'fail';
-    const service = await startTestService({}, {
-      pdf: fakeRenderer(async () => {
-        if (mode === 'fail') throw new Error('injected renderer failure');
-        if (mode === 'deadline') throw errors.renderTimeout(2);
-        return new TextEncoder().encode('%PDF-1.4 fake');
-      }),
-    });
+    const service = await startTestService(
+      {},
+      {
+        pdf: fakeRenderer(async () => {
+          if (mode === 'fail') throw new Error('injected renderer failure');
+          if (mode === 'deadline') throw errors.renderTimeout(2);
+          return new TextEncoder().encode('%PDF-1.4 fake');
+        }),
+      },
+    );
     try {
       const key = await freeAccount(service, 'failures', 2);
       const period = periodOf(new Date());
@@ -204,7 +225,9 @@ describe('usage on SQLite', function () {
     try {
       expect(await second.keys.usage('restarted', periodOf(new Date()))).to.equal(3);
       const lines: string[] = [];
-      expect(await runKeysCli(['usage', '--account', 'restarted'], second.keys, (s) => lines.push(s), second.config.planLimits)).to.equal(0);
+      expect(await runKeysCli(['usage', '--account', 'restarted'], second.keys, (s) => lines.push(s), second.config.planLimits)).to.equal(
+        0,
+      );
       expect(lines.join('\n')).to.match(/restarted: 3 \/ 100 documents in \d{4}-\d{2} \(free plan; resets \d{4}-\d{2}-01\)/);
       expect(await runKeysCli(['set-plan', '--account', 'restarted', '--plan', 'paid'], second.keys, (s) => lines.push(s))).to.equal(0);
       lines.length = 0;

@@ -28,22 +28,60 @@ describe('rendering (real Chromium)', function () {
 
   it('every one of the 21 template parameters overrides its default', async function () {
     const titles = {
-      header: 'TAX INVOICE X', to_title: 'Customer X', ship_to_title: 'Deliver To X', number_title: 'Ref X',
-      date_title: 'Issued X', payment_terms_title: 'Settlement X', due_date_title: 'Pay By X',
-      purchase_order_title: 'Your Order X', quantity_header: 'Qty X', item_header: 'Product X', unit_cost_header: 'Unit Price X',
-      amount_header: 'Line Total X', subtotal_title: 'Net X', discounts_title: 'Rebate X', tax_title: 'GST X',
-      shipping_title: 'Freight X', total_title: 'Gross X', amount_paid_title: 'Received X', balance_title: 'Outstanding X',
-      terms_title: 'Conditions X', notes_title: 'Remarks X',
+      header: 'TAX INVOICE X',
+      to_title: 'Customer X',
+      ship_to_title: 'Deliver To X',
+      number_title: 'Ref X',
+      date_title: 'Issued X',
+      payment_terms_title: 'Settlement X',
+      due_date_title: 'Pay By X',
+      purchase_order_title: 'Your Order X',
+      quantity_header: 'Qty X',
+      item_header: 'Product X',
+      unit_cost_header: 'Unit Price X',
+      amount_header: 'Line Total X',
+      subtotal_title: 'Net X',
+      discounts_title: 'Rebate X',
+      tax_title: 'GST X',
+      shipping_title: 'Freight X',
+      total_title: 'Gross X',
+      amount_paid_title: 'Received X',
+      balance_title: 'Outstanding X',
+      terms_title: 'Conditions X',
+      notes_title: 'Remarks X',
     };
     expect(Object.keys(titles)).to.have.length(21);
     const pdf = await pdfOf(service, {
-      ...BASE, ...titles, number: 7, ship_to: 'Dock 4', payment_terms: 'NET 30', due_date: 'Mar 1, 2026', purchase_order: 'PO-9',
-      fields: { discounts: true, shipping: true, tax: '%' }, discounts: 9, shipping: 5, tax: 10, amount_paid: 10,
-      notes: 'Some notes', terms: 'Some terms',
+      ...BASE,
+      ...titles,
+      number: 7,
+      ship_to: 'Dock 4',
+      payment_terms: 'NET 30',
+      due_date: 'Mar 1, 2026',
+      purchase_order: 'PO-9',
+      fields: { discounts: true, shipping: true, tax: '%' },
+      discounts: 9,
+      shipping: 5,
+      tax: 10,
+      amount_paid: 10,
+      notes: 'Some notes',
+      terms: 'Some terms',
     });
     const text = pdfFlatText(pdf);
     for (const t of Object.values(titles)) expect(text, t).to.contain(t);
-    for (const d of ['Bill To', 'Ship To', 'Payment Terms', 'Due Date', 'Purchase Order', 'Subtotal', 'Discounts', 'Amount Paid', 'Balance', 'Notes', 'Terms']) {
+    for (const d of [
+      'Bill To',
+      'Ship To',
+      'Payment Terms',
+      'Due Date',
+      'Purchase Order',
+      'Subtotal',
+      'Discounts',
+      'Amount Paid',
+      'Balance',
+      'Notes',
+      'Terms',
+    ]) {
       expect(text, `default "${d}" should be replaced`).not.to.match(new RegExp(`(^|\\s)${d}(\\s|$)`));
     }
     expect(text).to.contain('GST X (10%)');
@@ -66,9 +104,16 @@ describe('rendering (real Chromium)', function () {
       notes: 'First note line\nSecond note line',
       terms: 'Net 30 days',
     });
-    const lines = pdfText(pdf).split('\n').map((l) => l.trim());
+    const lines = pdfText(pdf)
+      .split('\n')
+      .map((l) => l.trim());
     const lineOf = (s: string) => lines.findIndex((l) => l.includes(s));
-    for (const [a, b] of [['12 High Street', 'London'], ['500 Main Ave', 'Springfield'], ['Dock Road', 'Portsmouth'], ['First note line', 'Second note line']]) {
+    for (const [a, b] of [
+      ['12 High Street', 'London'],
+      ['500 Main Ave', 'Springfield'],
+      ['Dock Road', 'Portsmouth'],
+      ['First note line', 'Second note line'],
+    ]) {
       expect(lineOf(a!), a).to.be.greaterThan(-1);
       expect(lineOf(b!), `${b} on a line after ${a}`).to.be.greaterThan(lineOf(a!));
     }
@@ -83,7 +128,9 @@ describe('rendering (real Chromium)', function () {
     const pdf = await pdfOf(service, {
       ...BASE,
       from: '<b>Bold Ltd</b>',
-      items: [{ name: '<img src=x onerror=alert(1)>', description: '<iframe src="http://127.0.0.1:1/"></iframe>', quantity: 1, unit_cost: 1 }],
+      items: [
+        { name: '<img src=x onerror=alert(1)>', description: '<iframe src="http://127.0.0.1:1/"></iframe>', quantity: 1, unit_cost: 1 },
+      ],
       notes: '<script>alert(1)</script> and <img src=x onerror=alert(2)>',
       terms: '<link rel=stylesheet href="file:///etc/passwd"><style>body{display:none}</style>',
     });
@@ -167,8 +214,10 @@ describe('rendering (real Chromium)', function () {
     expect(text.match(/Item Quantity Rate Amount/g)?.length).to.equal(pages);
   });
 
-  it('formats money with the currency\'s own decimals (JPY 0, KWD 3)', async function () {
-    const jpy = pdfFlatText(await pdfOf(service, { ...BASE, currency: 'jpy', items: [{ name: 'A', quantity: 3, unit_cost: 333.5 }], tax: 8 }));
+  it("formats money with the currency's own decimals (JPY 0, KWD 3)", async function () {
+    const jpy = pdfFlatText(
+      await pdfOf(service, { ...BASE, currency: 'jpy', items: [{ name: 'A', quantity: 3, unit_cost: 333.5 }], tax: 8 }),
+    );
     expect(jpy).to.contain('¥1,001');
     expect(jpy).to.contain('¥80');
     expect(jpy).to.contain('¥1,081');
@@ -185,14 +234,26 @@ describe('rendering (real Chromium)', function () {
   });
 
   it('a null, empty or zero value for a field the type does not accept is not an error', async function () {
-    const text = pdfFlatText(await pdfOf(service, { ...BASE, type: 'credit_note', due_date: null, payment_terms: '', amount_paid: 0, payment_methods: [] }));
+    const text = pdfFlatText(
+      await pdfOf(service, { ...BASE, type: 'credit_note', due_date: null, payment_terms: '', amount_paid: 0, payment_methods: [] }),
+    );
     expect(text).to.contain('CREDIT NOTE');
   });
 
   it('tolerates what real clients send: a BOM, nulls, empty custom field rows, upper-case type and currency', async function () {
     const body = JSON.stringify({
-      ...BASE, type: 'INVOICE', currency: 'usd', ship_to: null, logo: null, notes: '', due_date: '',
-      custom_fields: [{ name: 'PO', value: '77' }, { name: '', value: '' }], field: { tax: '%' },
+      ...BASE,
+      type: 'INVOICE',
+      currency: 'usd',
+      ship_to: null,
+      logo: null,
+      notes: '',
+      due_date: '',
+      custom_fields: [
+        { name: 'PO', value: '77' },
+        { name: '', value: '' },
+      ],
+      field: { tax: '%' },
     });
     const res = await fetch(`${service.url}/`, {
       method: 'POST',

@@ -2,9 +2,8 @@
 // body. With one page (RENDER_CONCURRENCY=1) every document goes through the same page, so each one below is printed
 // right after a very different one: another theme, another script, 300 lines, a logo. Nothing of the one before may
 // show in its PDF, and it must print exactly as it does written whole on a page of its own.
-import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
-import { notdefGlyphs, embeddedFonts } from '../helpers/pdf-layout';
+import { embeddedFonts, notdefGlyphs, uncompressedPdf } from '../helpers/pdf-layout';
 import { pdfImageCount, pdfInfo, pdfText } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
 import { post, startTestService, type TestService } from '../helpers/service';
@@ -92,7 +91,10 @@ describe('resident pages (one page, documents one after another)', function () {
     expect(pdfInfo(pdfs.BRAVO!).Pages).to.equal('1');
     expect(pdfInfo(pdfs.BRAVO!).Title).to.match(/BRAVO-1/);
     expect(Buffer.from(pdfs.BRAVO!).toString('latin1')).to.contain('/Lang (en-US)');
-    expect(text).to.match(/Bill To/).and.to.match(/Page 1 of 1/).and.not.match(/Relevé|RELEVÉ|Libellé|sur/);
+    expect(text)
+      .to.match(/Bill To/)
+      .and.to.match(/Page 1 of 1/)
+      .and.not.match(/Relevé|RELEVÉ|Libellé|sur/);
     expect(pdfText(pdfs.ALPHA!)).to.match(/RELEVÉ DE COMPTE/);
     // The statement itself had everything.
     expect(pdfText(pdfs.ALPHA!)).to.include('ALPHAITEM299');
@@ -117,9 +119,9 @@ describe('resident pages (one page, documents one after another)', function () {
 
   it('stays a tagged PDF with its page numbers after the swaps', function () {
     for (const [name, pdf] of Object.entries(pdfs)) {
-      const uncompressed = execFileSync('qpdf', ['--qdf', '--object-streams=disable', '-', '-'], { input: pdf, maxBuffer: 64 * 1024 * 1024 }).toString('latin1');
+      const uncompressed = uncompressedPdf(pdf);
       expect(uncompressed, name).to.match(/\/StructTreeRoot \d+ 0 R/);
-      expect(uncompressed, name).to.match(/\/MarkInfo << \/Marked true >>/);
+      expect(uncompressed, name).to.match(/\/MarkInfo <<\s*\/Marked true/);
     }
     expect(pdfText(pdfs.ALPHA!)).to.match(/Page 1 sur \d+/);
     expect(pdfText(pdfs.BRAVO!)).to.match(/Page 1 of 1/);

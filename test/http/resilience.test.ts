@@ -1,5 +1,6 @@
 // Faults: Chromium killed with SIGKILL in the middle of a burst, and SIGTERM to the real service process.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../server/config';
@@ -8,7 +9,11 @@ import { isPdf, pdfFlatText } from '../helpers/pdf';
 import { alive, descendants, waitGone } from '../helpers/processes';
 import { post, startTestService, tempDir } from '../helpers/service';
 
-const DOC = { from: 'Crash Co', to: 'Client', items: Array.from({ length: 120 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 3 })) };
+const DOC = {
+  from: 'Crash Co',
+  to: 'Client',
+  items: Array.from({ length: 120 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 3 })),
+};
 
 describe('browser crash', function () {
   this.timeout(60000);
@@ -21,7 +26,12 @@ describe('browser crash', function () {
     expect(firstPid).to.be.a('number');
     const started = Date.now();
     const burst = Array.from({ length: 12 }, () =>
-      post(service, DOC).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: new Uint8Array(await res.arrayBuffer()), ms: Date.now() - started })),
+      post(service, DOC).then(async (res) => ({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: new Uint8Array(await res.arrayBuffer()),
+        ms: Date.now() - started,
+      })),
     );
     await new Promise((r) => setTimeout(r, 150));
     const chromeTree = [firstPid, ...descendants(firstPid)];
@@ -34,8 +44,10 @@ describe('browser crash', function () {
       if (r.status === 200) expect(isPdf(r.body)).to.equal(true);
       expect(r.ms).to.be.lessThan(deadlineMs + 2000);
     }
-    console.log(`      burst across the kill: ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503`);
-    expect(await waitGone(chromeTree, 5000), 'the killed browser\'s processes are gone').to.deep.equal([]);
+    console.log(
+      `      burst across the kill: ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503`,
+    );
+    expect(await waitGone(chromeTree, 5000), "the killed browser's processes are gone").to.deep.equal([]);
 
     // Recovered by itself: the next requests succeed on a new browser.
     for (let i = 0; i < 3; i++) expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
@@ -93,14 +105,22 @@ describe('hung browser and crashed renderer (issue 14, finding 4)', function () 
     const service = await startTestService({ RENDER_TIMEOUT_MS: '20000', RENDER_CONCURRENCY: '1' });
     const pool = service.pdf as BrowserPool;
     try {
-      const long = { from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 1 })) };
+      const long = {
+        from: 'A',
+        to: 'B',
+        items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 1 })),
+      };
       const started = Date.now();
-      const res = post(service, long).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()), ms: Date.now() - started }));
+      const res = post(service, long).then(async (r) => ({
+        status: r.status,
+        body: new Uint8Array(await r.arrayBuffer()),
+        ms: Date.now() - started,
+      }));
       // Kill the renderer processes while the document is being written or printed.
       await new Promise((r) => setTimeout(r, 300));
       const renderers = descendants(pool.browserPid()!).filter((pid) => {
         try {
-          return require('node:fs').readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
         } catch {
           return false;
         }
@@ -125,12 +145,23 @@ describe('renderer memory limit (issue 14)', function () {
     const service = await startTestService({ RENDERER_MAX_RSS_MB: '150', RENDER_CONCURRENCY: '1' });
     const pool = service.pdf as BrowserPool;
     try {
-      const heavy = { from: 'A', to: 'B', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Line ${i} of a heavy document`, description: 'Two lines of description\nfor every one of a thousand items.', quantity: 1, unit_cost: 1 })) };
+      const heavy = {
+        from: 'A',
+        to: 'B',
+        items: Array.from({ length: 1000 }, (_, i) => ({
+          name: `Line ${i} of a heavy document`,
+          description: 'Two lines of description\nfor every one of a thousand items.',
+          quantity: 1,
+          unit_cost: 1,
+        })),
+      };
       const started = Date.now();
       const res = await post(service, heavy);
       const ms = Date.now() - started;
       const body = (await res.json()) as { code?: string };
-      console.log(`      heavy document with a 150 MiB renderer limit: ${res.status} ${body.code} after ${ms} ms, ${pool.stats().renderersKilled} renderers killed`);
+      console.log(
+        `      heavy document with a 150 MiB renderer limit: ${res.status} ${body.code} after ${ms} ms, ${pool.stats().renderersKilled} renderers killed`,
+      );
       expect(res.status).to.equal(503);
       expect(body.code).to.equal('render_failed');
       expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
@@ -154,10 +185,14 @@ describe('page replacement', function () {
       let n = 0;
       // Bursts of 1, 2 and 5: pages come back idle, in use, and queued when their replacement arrives.
       for (const burst of [1, 2, 5, 2, 1, 5, 2, 5, 1, 2]) {
-        const results = await Promise.all(Array.from({ length: burst }, () => {
-          const number = `R-${++n}`;
-          return post(service, { from: 'Replace Co', to: 'Client', number, items: [{ name: 'Item', unit_cost: 5 }] }).then(async (res) => ({ number, status: res.status, body: new Uint8Array(await res.arrayBuffer()) }));
-        }));
+        const results = await Promise.all(
+          Array.from({ length: burst }, () => {
+            const number = `R-${++n}`;
+            return post(service, { from: 'Replace Co', to: 'Client', number, items: [{ name: 'Item', unit_cost: 5 }] }).then(
+              async (res) => ({ number, status: res.status, body: new Uint8Array(await res.arrayBuffer()) }),
+            );
+          }),
+        );
         for (const r of results) {
           expect(r.status).to.equal(200);
           expect(await pdfFlatText(r.body)).to.contain(r.number);
@@ -165,9 +200,12 @@ describe('page replacement', function () {
       }
       // Replacements finish off the request path: wait until the pool has settled.
       const settled = Date.now() + 5000;
-      while ((pool.stats().idlePages !== 2 || (await pool.openPages()) !== 2) && Date.now() < settled) await new Promise((r) => setTimeout(r, 50));
+      while ((pool.stats().idlePages !== 2 || (await pool.openPages()) !== 2) && Date.now() < settled)
+        await new Promise((r) => setTimeout(r, 50));
       const stats = pool.stats();
-      console.log(`      ${n} renders with PAGE_MAX_RENDERS=3: ${stats.pagesReplaced} pages replaced, ${await pool.openPages()} open at the end`);
+      console.log(
+        `      ${n} renders with PAGE_MAX_RENDERS=3: ${stats.pagesReplaced} pages replaced, ${await pool.openPages()} open at the end`,
+      );
       // A page goes on printing while its replacement opens, so there are fewer replacements than n / 3.
       expect(stats.pagesReplaced).to.be.greaterThanOrEqual(3);
       expect(stats.idlePages).to.equal(2);
@@ -186,7 +224,14 @@ describe('graceful shutdown (the real process, SIGTERM)', function () {
     const dir = tempDir('sigterm');
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(projectRoot(), 'server', 'main.ts')], {
       cwd: projectRoot(),
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: path.join(dir, 'db.sqlite'), NODE_ENV: 'development', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SQLITE_PATH: path.join(dir, 'db.sqlite'),
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -205,8 +250,17 @@ describe('graceful shutdown (the real process, SIGTERM)', function () {
     const tree = descendants(child.pid!);
     expect(tree.length, 'Chromium runs under the service').to.be.greaterThan(0);
 
-    const big = { from: 'A', to: 'B', type: 'statement', items: Array.from({ length: 1000 }, (_, i) => ({ name: `Charge ${i}`, quantity: 1, unit_cost: 1 })) };
-    const inFlight = fetch(`${url}/`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(big) });
+    const big = {
+      from: 'A',
+      to: 'B',
+      type: 'statement',
+      items: Array.from({ length: 1000 }, (_, i) => ({ name: `Charge ${i}`, quantity: 1, unit_cost: 1 })),
+    };
+    const inFlight = fetch(`${url}/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(big),
+    });
     await new Promise((r) => setTimeout(r, 150));
     child.kill('SIGTERM');
     const res = await inFlight;

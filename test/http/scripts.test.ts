@@ -60,7 +60,10 @@ describe('scripts: every major script has its font', function () {
 
   async function render(line: string, extra: Record<string, unknown> = {}) {
     const pipeline = service.pipeline;
-    const prepared = pipeline.prepare({ from: 'Northwind Traders', to: 'Contoso', items: [{ name: line, quantity: 1, unit_cost: 10 }], ...extra }, pipeline.locale('en-US'));
+    const prepared = pipeline.prepare(
+      { from: 'Northwind Traders', to: 'Contoso', items: [{ name: line, quantity: 1, unit_cost: 10 }], ...extra },
+      pipeline.locale('en-US'),
+    );
     return pipeline.renderPdf(prepared);
   }
 
@@ -68,8 +71,14 @@ describe('scripts: every major script has its font', function () {
     it(`${script}: ${line}`, async function () {
       const { pdf, html } = await render(line);
       const fonts = embeddedFonts(pdf);
-      expect(fonts.filter((f) => font.test(f.name) && f.embedded).map((f) => f.name), `fonts: ${fonts.map((f) => f.name).join(', ')}`).to.not.deep.equal([]);
-      expect(fonts.every((f) => f.embedded && /^Noto/.test(f.name)), 'only the project\'s fonts, embedded').to.equal(true);
+      expect(
+        fonts.filter((f) => font.test(f.name) && f.embedded).map((f) => f.name),
+        `fonts: ${fonts.map((f) => f.name).join(', ')}`,
+      ).to.not.deep.equal([]);
+      expect(
+        fonts.every((f) => f.embedded && /^Noto/.test(f.name)),
+        "only the project's fonts, embedded",
+      ).to.equal(true);
       expect(notdefGlyphs(pdf), 'boxes').to.equal(0);
       // The text can be searched and copied (pdftotext writes right-to-left text in visual order: not compared).
       if (!/[\p{Script=Arabic}\p{Script=Hebrew}]/u.test(line)) {

@@ -4,7 +4,10 @@ import { expect } from 'chai';
 import { post, startTestService, type TestService } from '../helpers/service';
 
 /** Sends headers and part of a body, then trickles or stalls; resolves with the status line (or 'closed'). */
-function slowRequest(service: TestService, opts: { length: number; first: string; trickleMs?: number }): Promise<{ status: string; ms: number }> {
+function slowRequest(
+  service: TestService,
+  opts: { length: number; first: string; trickleMs?: number },
+): Promise<{ status: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(service.port, '127.0.0.1');

@@ -8,14 +8,21 @@ import { post, startTestService, type TestService } from '../helpers/service';
 
 /** A second process that takes SQLite's write lock on `file` and holds it until killed. */
 async function holdWriteLock(file: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', `
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const Database = require('better-sqlite3');
     const db = new Database(${JSON.stringify(file)});
     db.exec('BEGIN IMMEDIATE');
     db.exec("INSERT INTO attempts (key, at) VALUES ('lock-holder', 0)");
     process.stdout.write('locked\\n');
     setInterval(() => {}, 1000);
-  `], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  `,
+    ],
+    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
     child.on('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
@@ -49,9 +56,19 @@ describe('key store faults', function () {
     })();
     try {
       const started = performance.now();
-      const results = await Promise.all(Array.from({ length: 4 }, () => post(service, doc).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json().catch(() => ({}))) as { code?: string } }))));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          post(service, doc).then(async (r) => ({
+            status: r.status,
+            retryAfter: r.headers.get('retry-after'),
+            body: (await r.json().catch(() => ({}))) as { code?: string },
+          })),
+        ),
+      );
       const ms = performance.now() - started;
-      console.log(`      lock held: ${results.map((r) => r.status).join(', ')} in ${ms.toFixed(0)} ms; slowest /healthz ${worst.toFixed(0)} ms`);
+      console.log(
+        `      lock held: ${results.map((r) => r.status).join(', ')} in ${ms.toFixed(0)} ms; slowest /healthz ${worst.toFixed(0)} ms`,
+      );
       for (const r of results) {
         expect(r.status).to.equal(503);
         expect(r.body.code).to.equal('store_unavailable');

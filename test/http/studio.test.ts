@@ -30,13 +30,30 @@ async function layout(page: Page): Promise<{ body: number; items: number; text: 
     const body = doc?.body;
     if (!body) return { body: 0, items: 0, text: '' };
     const style = getComputedStyle(body);
-    const width = body.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+    const width =
+      body.getBoundingClientRect().width -
+      parseFloat(style.paddingLeft) -
+      parseFloat(style.paddingRight) -
+      parseFloat(style.borderLeftWidth) -
+      parseFloat(style.borderRightWidth);
     return { body: width, items: doc.querySelector('.doc-items')?.getBoundingClientRect().width ?? 0, text: body.innerText };
   });
 }
 
-interface Box { left: number; top: number; right: number; bottom: number }
-interface CardBoxes { title: string; card: Box; thumb: Box; frame: Box; thumbAspect: number; frameAspect: number }
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+interface CardBoxes {
+  title: string;
+  card: Box;
+  thumb: Box;
+  frame: Box;
+  thumbAspect: number;
+  frameAspect: number;
+}
 
 /** Every gallery card, its thumbnail and the thumbnail's scaled frame, as the browser lays them out (after a frame). */
 async function galleryBoxes(page: Page): Promise<CardBoxes[]> {
@@ -48,7 +65,14 @@ async function galleryBoxes(page: Page): Promise<CardBoxes[]> {
       // (Plain rects: a helper function here would be renamed by the test's TypeScript transform, unknown in the page.)
       const [c, t, f] = [card, thumb, frame].map((e) => e.getBoundingClientRect());
       const [cb, tb, fb] = [c!, t!, f!].map((r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom }));
-      return { title: card.querySelector('h3')?.textContent ?? '', card: cb!, thumb: tb!, frame: fb!, thumbAspect: t!.height / t!.width, frameAspect: f!.height / f!.width };
+      return {
+        title: card.querySelector('h3')?.textContent ?? '',
+        card: cb!,
+        thumb: tb!,
+        frame: fb!,
+        thumbAspect: t!.height / t!.width,
+        frameAspect: f!.height / f!.width,
+      };
     });
   });
 }
@@ -114,7 +138,11 @@ describe('studio', function () {
   before(async function () {
     root = copyProjectData();
     service = await startTestService({ STUDIO: 'true', LIVE_RELOAD: 'true' }, { root });
-    browser = await puppeteer.launch({ executablePath: service.config.chromiumPath, headless: 'shell', args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await puppeteer.launch({
+      executablePath: service.config.chromiumPath,
+      headless: 'shell',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
   });
   after(async function () {
     await browser?.close();
@@ -125,16 +153,25 @@ describe('studio', function () {
     const page = await browser.newPage();
     await page.setViewport({ width: 1500, height: 950 });
     await page.goto(`${service.url}/studio`);
-    let p = await until(() => preview(page), (v) => v.text.includes('INVOICE'));
+    let p = await until(
+      () => preview(page),
+      (v) => v.text.includes('INVOICE'),
+    );
     expect(p.text).to.contain('INVOICE');
     expect(p.text).to.contain('Consulting');
 
     await page.select('#type', 'quote');
-    p = await until(() => preview(page), (v) => v.text.includes('QUOTE'));
+    p = await until(
+      () => preview(page),
+      (v) => v.text.includes('QUOTE'),
+    );
     expect(p.text).to.contain('Quote # Q-55');
 
     await page.select('#theme', 'slate');
-    p = await until(() => preview(page), (v) => v.bar === 'rgb(51, 65, 85)');
+    p = await until(
+      () => preview(page),
+      (v) => v.bar === 'rgb(51, 65, 85)',
+    );
     expect(p.bar).to.equal('rgb(51, 65, 85)');
 
     const pdfSrc = await page.$eval('#pdf', (f) => (f as HTMLIFrameElement).src);
@@ -147,22 +184,34 @@ describe('studio', function () {
     const original = fs.readFileSync(css, 'utf8');
     const startedAt = Date.now();
     fs.writeFileSync(css, original.replace('--color-bar-bg: #334155;', '--color-bar-bg: #b91c1c;'));
-    p = await until(() => preview(page), (v) => v.bar === 'rgb(185, 28, 28)');
+    p = await until(
+      () => preview(page),
+      (v) => v.bar === 'rgb(185, 28, 28)',
+    );
     const ms = Date.now() - startedAt;
     console.log(`      CSS save → updated preview: ${ms} ms`);
     expect(p.bar).to.equal('rgb(185, 28, 28)');
     expect(ms).to.be.lessThan(5000);
     fs.writeFileSync(css, original);
-    await until(() => preview(page), (v) => v.bar === 'rgb(51, 65, 85)');
+    await until(
+      () => preview(page),
+      (v) => v.bar === 'rgb(51, 65, 85)',
+    );
 
     // A broken template is reported, and the last good version keeps serving.
     const partial = path.join(root, 'templates', 'partials', 'notes.hbs');
     const good = fs.readFileSync(partial, 'utf8');
     fs.writeFileSync(partial, '{{#if view.notes}} unclosed');
-    const problems = await until(() => page.$eval('#problems', (e) => (e as HTMLElement).hidden ? '' : e.textContent ?? ''), (t) => t.includes('notes.hbs'));
+    const problems = await until(
+      () => page.$eval('#problems', (e) => ((e as HTMLElement).hidden ? '' : (e.textContent ?? ''))),
+      (t) => t.includes('notes.hbs'),
+    );
     expect(problems).to.contain('notes.hbs');
     fs.writeFileSync(partial, good);
-    await until(() => page.$eval('#problems', (e) => (e as HTMLElement).hidden), (h) => h === true);
+    await until(
+      () => page.$eval('#problems', (e) => (e as HTMLElement).hidden),
+      (h) => h === true,
+    );
   });
 
   it('the gallery shows every type in every theme, each thumbnail inside its card at any width', async function () {
@@ -193,8 +242,10 @@ describe('studio', function () {
         if (thumb) list.push(`${b.title}: thumbnail outside its card (${thumb})`);
         if (frame) list.push(`${b.title}: page outside its card (${frame})`);
         if (inThumb) list.push(`${b.title}: page outside its thumbnail (${inThumb})`);
-        if (Math.abs(b.thumbAspect - 11 / 8.5) > 0.02) list.push(`${b.title}: thumbnail aspect ${b.thumbAspect.toFixed(3)}, not letter's ${(11 / 8.5).toFixed(3)}`);
-        if (Math.abs(b.frameAspect - 11 / 8.5) > 0.01) list.push(`${b.title}: page aspect ${b.frameAspect.toFixed(3)}, not letter's ${(11 / 8.5).toFixed(3)}`);
+        if (Math.abs(b.thumbAspect - 11 / 8.5) > 0.02)
+          list.push(`${b.title}: thumbnail aspect ${b.thumbAspect.toFixed(3)}, not letter's ${(11 / 8.5).toFixed(3)}`);
+        if (Math.abs(b.frameAspect - 11 / 8.5) > 0.01)
+          list.push(`${b.title}: page aspect ${b.frameAspect.toFixed(3)}, not letter's ${(11 / 8.5).toFixed(3)}`);
         if (b.thumb.right - b.thumb.left < 100) list.push(`${b.title}: thumbnail only ${(b.thumb.right - b.thumb.left).toFixed(0)}px wide`);
         return list;
       });
@@ -213,12 +264,19 @@ describe('studio', function () {
     await page.setViewport({ width: 1500, height: 950 });
     await page.goto(`${service.url}/studio`);
     await page.waitForSelector('body[data-renders]', { timeout: 30000 });
-    let l = await until(() => layout(page), (v) => v.text.includes('INVOICE') && Math.abs(v.body - CONTENT_WIDTH.letter) < 2, 20000);
+    let l = await until(
+      () => layout(page),
+      (v) => v.text.includes('INVOICE') && Math.abs(v.body - CONTENT_WIDTH.letter) < 2,
+      20000,
+    );
     expect(l.body).to.be.closeTo(CONTENT_WIDTH.letter, 2); // 8.5in − 2 × 0.6in = 700.8px
     expect(l.items).to.be.closeTo(CONTENT_WIDTH.letter, 2);
 
     await page.select('#page', 'a4');
-    l = await until(() => layout(page), (v) => Math.abs(v.body - CONTENT_WIDTH.a4) < 2);
+    l = await until(
+      () => layout(page),
+      (v) => Math.abs(v.body - CONTENT_WIDTH.a4) < 2,
+    );
     expect(l.body).to.be.closeTo(CONTENT_WIDTH.a4, 2); // 210mm − 2 × 0.6in ≈ 678.5px
     expect(l.items).to.be.closeTo(CONTENT_WIDTH.a4, 2);
 
@@ -229,7 +287,13 @@ describe('studio', function () {
           const frame = document.getElementById('html')!.getBoundingClientRect();
           const view = document.getElementById('html-view')!;
           const v = view.getBoundingClientRect();
-          return { frameWidth: frame.width, viewWidth: view.clientWidth, frameLeft: frame.left, viewLeft: v.left + view.clientLeft, layoutWidth: (document.getElementById('html') as HTMLIFrameElement).offsetWidth };
+          return {
+            frameWidth: frame.width,
+            viewWidth: view.clientWidth,
+            frameLeft: frame.left,
+            viewLeft: v.left + view.clientLeft,
+            layoutWidth: (document.getElementById('html') as HTMLIFrameElement).offsetWidth,
+          };
         }),
       (v) => Math.abs(v.layoutWidth - (210 / 25.4) * PX_PER_IN) < 2,
     );
@@ -240,13 +304,20 @@ describe('studio', function () {
     // A paragraph that wraps: the preview breaks its lines where the PDF of the same request does, on both papers.
     const doc = JSON.parse(await page.$eval('#doc', (t) => (t as HTMLTextAreaElement).value)) as Record<string, unknown>;
     doc.notes = NOTES;
-    await page.$eval('#doc', (t, v) => {
-      (t as HTMLTextAreaElement).value = v;
-      t.dispatchEvent(new Event('input'));
-    }, JSON.stringify(doc, null, 2));
+    await page.$eval(
+      '#doc',
+      (t, v) => {
+        (t as HTMLTextAreaElement).value = v;
+        t.dispatchEvent(new Event('input'));
+      },
+      JSON.stringify(doc, null, 2),
+    );
     for (const size of ['a4', 'letter'] as const) {
       if (size !== 'a4') await page.select('#page', size);
-      l = await until(() => layout(page), (v) => v.text.includes('can match it.') && Math.abs(v.body - CONTENT_WIDTH[size]) < 2);
+      l = await until(
+        () => layout(page),
+        (v) => v.text.includes('can match it.') && Math.abs(v.body - CONTENT_WIDTH[size]) < 2,
+      );
       expect(l.body).to.be.closeTo(CONTENT_WIDTH[size], 2);
       const htmlLines = await previewLines(page, 'thirty days');
       expect(htmlLines.length, `${size}: the notes wrap`).to.be.at.least(3);
@@ -255,7 +326,9 @@ describe('studio', function () {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ type: 'invoice', theme: 'classic', lang: 'en-US', page_size: size, doc }),
       });
-      const pdfLines = pdfText(new Uint8Array(await res.arrayBuffer())).split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+      const pdfLines = pdfText(new Uint8Array(await res.arrayBuffer()))
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim());
       const first = pdfLines.findIndex((line) => line.startsWith(NOTES.slice(0, 20)));
       expect(pdfLines.slice(first, first + htmlLines.length), `${size}: lines of the HTML preview and of the PDF`).to.deep.equal(htmlLines);
     }
@@ -263,10 +336,14 @@ describe('studio', function () {
     // The frame is as tall as the document, at least a page: it grows with a long one and shrinks back.
     const frameHeight = () => page.$eval('#html', (f) => (f as HTMLIFrameElement).offsetHeight);
     const setDoc = (value: unknown) =>
-      page.$eval('#doc', (t, v) => {
-        (t as HTMLTextAreaElement).value = v;
-        t.dispatchEvent(new Event('input'));
-      }, JSON.stringify(value, null, 2));
+      page.$eval(
+        '#doc',
+        (t, v) => {
+          (t as HTMLTextAreaElement).value = v;
+          t.dispatchEvent(new Event('input'));
+        },
+        JSON.stringify(value, null, 2),
+      );
     const items = doc.items as unknown[];
     await setDoc({ ...doc, items: Array.from({ length: 40 }, () => items[0]) });
     expect(await until(frameHeight, (h) => h > 2 * 11 * PX_PER_IN)).to.be.above(2 * 11 * PX_PER_IN);

@@ -43,7 +43,13 @@ describe('document types × themes', function () {
   });
 
   it('there is one fixture per type', function () {
-    expect(fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort()).to.deep.equal([...DOCUMENT_TYPES].sort());
+    expect(
+      fs
+        .readdirSync(FIXTURES)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.slice(0, -5))
+        .sort(),
+    ).to.deep.equal([...DOCUMENT_TYPES].sort());
   });
 
   for (const type of DOCUMENT_TYPES) {
@@ -64,10 +70,23 @@ describe('document types × themes', function () {
 
 describe('fields a type does not accept (interface.md)', function () {
   const refused: Record<string, Record<string, unknown>> = {
-    credit_note: { due_date: 'Mar 1, 2026', payment_terms: 'NET 30', amount_paid: 5, payment_methods: [{ type: 'url', name: 'Pay', url: 'https://pay.example/x' }] },
+    credit_note: {
+      due_date: 'Mar 1, 2026',
+      payment_terms: 'NET 30',
+      amount_paid: 5,
+      payment_methods: [{ type: 'url', name: 'Pay', url: 'https://pay.example/x' }],
+    },
     purchase_order: { purchase_order: 'PO-1' },
     work_order: { purchase_order: 'PO-1' },
-    packing_slip: { due_date: 'Mar 1, 2026', payment_terms: 'NET 30', amount_paid: 5, payment_methods: [{ type: 'url', name: 'Pay', url: 'https://pay.example/x' }], tax: 8, discounts: 2, shipping: 3 },
+    packing_slip: {
+      due_date: 'Mar 1, 2026',
+      payment_terms: 'NET 30',
+      amount_paid: 5,
+      payment_methods: [{ type: 'url', name: 'Pay', url: 'https://pay.example/x' }],
+      tax: 8,
+      discounts: 2,
+      shipping: 3,
+    },
   };
   for (const [type, fields] of Object.entries(refused)) {
     for (const [field, value] of Object.entries(fields)) {
@@ -96,7 +115,9 @@ describe('long documents', function () {
     const count = pdfPageCount(pdf);
     expect(count).to.be.greaterThan(1);
     for (let p = 1; p <= count; p++) {
-      const page = execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), '-', '-'], { input: pdf }).toString().replace(/\s+/g, ' ');
+      const page = execFileSync('pdftotext', ['-layout', '-f', String(p), '-l', String(p), '-', '-'], { input: pdf })
+        .toString()
+        .replace(/\s+/g, ' ');
       expect(page, `page ${p}`).to.contain(`Page ${p} of ${count}`);
       expect(page, `table header on page ${p}`).to.contain('Date Reference Description Charges Payments Balance');
     }
@@ -107,7 +128,9 @@ describe('long documents', function () {
     expect(text).to.contain('Balance $375.00');
     expect(text).to.contain('Charge 299');
     // No row is split across pages: every charge row's name, charge and running balance are on one line.
-    const rows = pdfText(pdf).split('\n').filter((l) => /Charge \d+/.test(l));
+    const rows = pdfText(pdf)
+      .split('\n')
+      .filter((l) => /Charge \d+/.test(l));
     expect(rows).to.have.length(270);
     for (const row of rows) expect(row).to.match(/Charge \d+\s+\$12\.50\s+\$[\d,]+\.\d\d/);
   });
@@ -119,8 +142,15 @@ describe('long documents', function () {
     for (let n = 14; n <= 22; n++) {
       const items = Array.from({ length: n }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1, unit_cost: 10 }));
       const pdf = await render(service, {
-        from: 'Nikolaus Ltd\n12 High Street\nLondon', to: 'Acme', number: 1, items, tax: 10,
-        fields: { discounts: true, shipping: true }, discounts: 1, shipping: 2, amount_paid: 5,
+        from: 'Nikolaus Ltd\n12 High Street\nLondon',
+        to: 'Acme',
+        number: 1,
+        items,
+        tax: 10,
+        fields: { discounts: true, shipping: true },
+        discounts: 1,
+        shipping: 2,
+        amount_paid: 5,
       });
       const last = pdfPageCount(pdf);
       const lastPage = execFileSync('pdftotext', ['-layout', '-f', String(last), '-l', String(last), '-', '-'], { input: pdf }).toString();

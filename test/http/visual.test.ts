@@ -10,7 +10,8 @@ import { compareWithBaseline, pdfToPng } from '../helpers/visual';
 import { copyProjectData, sharedService, type TestService } from '../helpers/service';
 
 const THEMES = ['classic', 'slate'];
-const example = (type: string) => JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
+const example = (type: string) =>
+  JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
 
 async function render(pipeline: DocumentPipeline, type: string, theme: string): Promise<Buffer> {
   const { pdf } = await pipeline.renderPdf(pipeline.prepare({ ...example(type), theme }, pipeline.locale('en-US')));
@@ -33,7 +34,10 @@ describe('visual regression', function () {
       it(`${type} / ${theme} matches its baseline`, async function () {
         const result = compareWithBaseline(`${type}-${theme}`, await render(service.pipeline, type, theme));
         summary.push(`${(result.ratio * 100).toFixed(3).padStart(7)} % (${type}/${theme})`);
-        expect(result.passed, `${result.differing} pixels differ (${(result.ratio * 100).toFixed(2)} %); diff: ${result.diffFile}`).to.equal(true);
+        expect(
+          result.passed,
+          `${result.differing} pixels differ (${(result.ratio * 100).toFixed(2)} %); diff: ${result.diffFile}`,
+        ).to.equal(true);
       });
     }
   }

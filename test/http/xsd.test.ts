@@ -11,7 +11,8 @@ import { acquireXsdValidator, XsdLoadError, type XsdValidatorRef } from '../../s
 import { fakeRenderer, post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
 import { XSD_DIR, xsdErrors } from '../helpers/ubl';
 
-const example = (type: string) => JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
+const example = (type: string) =>
+  JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
 
 /** Broken variants of a valid invoice, each a real XSD error (xmllint must agree). */
 const DEFECTS: [string, (xml: string) => string, RegExp][] = [
@@ -21,7 +22,11 @@ const DEFECTS: [string, (xml: string) => string, RegExp][] = [
   ['an impossible date', (x) => x.replace(/<cbc:IssueDate>[^<]*</, '<cbc:IssueDate>2026-13-45<'), /IssueDate|date/],
   ['an amount without currencyID', (x) => x.replace(/<cbc:PayableAmount currencyID="[A-Z]+">/, '<cbc:PayableAmount>'), /currencyID/],
   ['an amount that is not a number', (x) => x.replace(/(<cbc:PayableAmount [^>]*>)[^<]*</, '$1twelve<'), /PayableAmount|decimal/],
-  ['an attachment that is not base64', (x) => x.replace(/(<cbc:EmbeddedDocumentBinaryObject [^>]*>)[^<]*</, '$1not base64 at all!<'), /EmbeddedDocumentBinaryObject|base64/],
+  [
+    'an attachment that is not base64',
+    (x) => x.replace(/(<cbc:EmbeddedDocumentBinaryObject [^>]*>)[^<]*</, '$1not base64 at all!<'),
+    /EmbeddedDocumentBinaryObject|base64/,
+  ],
 ];
 
 describe('the XSD validator: compiled once, run in a worker', function () {
@@ -56,7 +61,9 @@ describe('the XSD validator: compiled once, run in a worker', function () {
       expect(broken, 'the mutation applies').not.to.equal(invoice);
       const ours = await ref.validator.validate(broken, 'Invoice');
       expect(ours, 'our validator').to.have.length.greaterThan(0);
-      expect(ours[0]).to.match(/^line \d+: /).and.to.match(mentions);
+      expect(ours[0])
+        .to.match(/^line \d+: /)
+        .and.to.match(mentions);
       expect(xsdErrors(broken, 'Invoice'), 'xmllint').to.have.length.greaterThan(0);
     });
   }
@@ -71,7 +78,8 @@ describe('the XSD validator: compiled once, run in a worker', function () {
   it('never loads anything a document points to (no external entities, no network)', async function () {
     const secret = path.join(tempDir('xxe'), 'secret.txt');
     fs.writeFileSync(secret, 'TOP-SECRET-VALUE');
-    const xxe = invoice.replace(/^<\?xml[^>]*>/, `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY x SYSTEM "file://${secret}">]>`)
+    const xxe = invoice
+      .replace(/^<\?xml[^>]*>/, `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY x SYSTEM "file://${secret}">]>`)
       .replace(/(<cbc:IssueDate>)[^<]*/, '$1&x;');
     // Were the entity read, the date error would quote the file ("'TOP-SECRET-VALUE' is not a valid value of … xs:date").
     const errors = await ref.validator.validate(xxe, 'Invoice');
@@ -82,10 +90,14 @@ describe('the XSD validator: compiled once, run in a worker', function () {
   it('serves 300 validations at once, each with its own answer, in about a millisecond each', async function () {
     const broken = DEFECTS[0]![1](invoice);
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => ref.validator.validate(i % 3 === 0 ? broken : invoice, 'Invoice')));
+    const results = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => ref.validator.validate(i % 3 === 0 ? broken : invoice, 'Invoice')),
+    );
     const perDocument = (performance.now() - started) / results.length;
     results.forEach((errors, i) => expect(errors.length > 0, `validation ${i}`).to.equal(i % 3 === 0));
-    console.log(`      xsd: 300 validations of a ${(invoice.length / 1024).toFixed(0)} KiB invoice in ${(perDocument * 300).toFixed(0)} ms, ${perDocument.toFixed(2)} ms each`);
+    console.log(
+      `      xsd: 300 validations of a ${(invoice.length / 1024).toFixed(0)} KiB invoice in ${(perDocument * 300).toFixed(0)} ms, ${perDocument.toFixed(2)} ms each`,
+    );
     // libxmljs2, which compiled the schema on every call, took about 40 ms each here.
     expect(perDocument).to.be.lessThan(10);
   });
@@ -103,14 +115,25 @@ describe('a generated document that fails the XSD', function () {
     fs.writeFileSync(main, schema.replace('<xsd:element ref="cbc:Note" minOccurs="0" maxOccurs="unbounded"/>', ''));
     expect(fs.readFileSync(main, 'utf8')).not.to.equal(schema);
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    });
     const service = await startTestService({ UBL_XSD_DIR: dir }, { pdf: fakeRenderer(), logger: pino({ level: 'info' }, sink) });
     try {
-      const res = await post(service, { ...example('invoice'), notes: 'A note the changed schema forbids' }, { path: '/ubl', headers: { 'x-request-id': 'xsd-defect-1' } });
+      const res = await post(
+        service,
+        { ...example('invoice'), notes: 'A note the changed schema forbids' },
+        { path: '/ubl', headers: { 'x-request-id': 'xsd-defect-1' } },
+      );
       expect(res.status).to.equal(500);
       const body = (await res.json()) as { error: string };
       expect(body.error).to.contain('xsd-defect-1');
-      const logged = lines.map((l) => JSON.parse(l) as { requestId?: string; xsdErrors?: string[] }).find((e) => e.requestId === 'xsd-defect-1' && e.xsdErrors);
+      const logged = lines
+        .map((l) => JSON.parse(l) as { requestId?: string; xsdErrors?: string[] })
+        .find((e) => e.requestId === 'xsd-defect-1' && e.xsdErrors);
       expect(logged?.xsdErrors?.join('\n')).to.match(/Note/);
       expect((await post(service, example('invoice'))).status).to.equal(200);
     } finally {
@@ -135,4 +158,3 @@ describe('a generated document that fails the XSD', function () {
     expect((failure as Error).message).to.match(/UBL XSDs could not be loaded/);
   });
 });
-

@@ -140,7 +140,7 @@ describe('Kubernetes manifests', function () {
     expect(c.env.find((e: Obj) => e.name === 'REDIS_URL').value).to.contain('docgen-redis');
   });
 
-  it('the Service selects the Deployment\'s pods and the HPA scales the Deployment', function () {
+  it("the Service selects the Deployment's pods and the HPA scales the Deployment", function () {
     const d = docs.find((x) => x.kind === 'Deployment' && x.metadata.name === 'docgen')!;
     const svc = docs.find((x) => x.kind === 'Service' && x.metadata.name === 'docgen')!;
     const hpa = docs.find((x) => x.kind === 'HorizontalPodAutoscaler')!;

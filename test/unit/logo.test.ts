@@ -28,7 +28,7 @@ describe('logo fetcher', function () {
   it('fetches an image and returns it as a data: URI', async function () {
     const r = await fetchLogo(`${base}/logo.png`, open);
     expect(r.ok).to.equal(true);
-    if (r.ok && "dataUri" in r) expect(r.dataUri).to.equal(`data:image/png;base64,${png.toString("base64")}`);
+    if (r.ok && 'dataUri' in r) expect(r.dataUri).to.equal(`data:image/png;base64,${png.toString('base64')}`);
   });
 
   it('follows a redirect, but not forever', async function () {
@@ -38,7 +38,14 @@ describe('logo fetcher', function () {
   });
 
   it('refuses loopback, private and link-local addresses unless allowed', async function () {
-    for (const url of [`${base}/logo.png`, 'http://localhost:1/logo.png', 'http://10.0.0.1/logo.png', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x.png', 'http://[::ffff:127.0.0.1]/x.png']) {
+    for (const url of [
+      `${base}/logo.png`,
+      'http://localhost:1/logo.png',
+      'http://10.0.0.1/logo.png',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/x.png',
+      'http://[::ffff:127.0.0.1]/x.png',
+    ]) {
       const r = await fetchLogo(url, guarded);
       expect(r.ok, url).to.equal(false);
       if (!r.ok) expect(r.reason, url).to.match(/not public|non-public/);
@@ -58,7 +65,8 @@ describe('logo fetcher', function () {
   });
 
   it('leaves out an SVG that embeds a bitmap (a PNG bomb in an SVG wrapper), keeps a plain SVG', async function () {
-    const svg = (body: string) => `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40">${body}</svg>`).toString('base64')}`;
+    const svg = (body: string) =>
+      `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40">${body}</svg>`).toString('base64')}`;
     const plain = await fetchLogo(svg('<rect width="100" height="40" fill="red"/>'), open);
     expect(plain.ok).to.equal(true);
     const wrapped = await fetchLogo(svg('<image href="data:image/png;base64,iVBORw0KGgo=" width="100" height="40"/>'), open);

@@ -45,15 +45,29 @@ describe('printing real data', function () {
 
   it('chooses for each character a family that really has its glyph, CJK by the text', function () {
     const fonts = loadFonts(path.join(projectRoot(), 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [projectRoot()] }));
-    const families = (text: string) => [...new Set([...fonts.forText(text).faces.map((f) => f.css).join('').matchAll(/font-family: '([^']+)'/g)].map((m) => m[1]))];
+    const families = (text: string) => [
+      ...new Set(
+        [
+          ...fonts
+            .forText(text)
+            .faces.map((f) => f.css)
+            .join('')
+            .matchAll(/font-family: '([^']+)'/g),
+        ].map((m) => m[1]),
+      ),
+    ];
     expect(families('Invoice 42')).to.deep.equal(['Noto Sans']);
     expect(families('বাংলা')).to.deep.equal(['Noto Sans', 'Noto Sans Bengali']);
     // Ranges claim more than the files draw: an SC slice claims ✅ and Noto Sans Arabic's symbols claim 📦.
     expect(families('✅ 📦')).to.deep.equal(['Noto Sans', 'Noto Emoji']);
     // A joiner goes with the character before it and pulls in no family of its own.
     expect(families('ক্ষ\u200d')).to.deep.equal(['Noto Sans', 'Noto Sans Bengali']);
-    expect(fonts.forText('統一發票').stack.indexOf("'Noto Sans TC'")).to.be.lessThan(fonts.forText('統一發票').stack.indexOf("'Noto Sans JP'"));
-    expect(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans JP'")).to.be.lessThan(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans SC'"));
+    expect(fonts.forText('統一發票').stack.indexOf("'Noto Sans TC'")).to.be.lessThan(
+      fonts.forText('統一發票').stack.indexOf("'Noto Sans JP'"),
+    );
+    expect(fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans JP'")).to.be.lessThan(
+      fonts.forText('増値税 ありがとう').stack.indexOf("'Noto Sans SC'"),
+    );
     // Every family once in the stack, whatever the text.
     for (const text of ['Invoice', '統一發票', '請求書です']) {
       const stack = fonts.forText(text).stack.split(', ');

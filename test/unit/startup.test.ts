@@ -49,7 +49,12 @@ describe('start-up checks', function () {
       error = err as ConfigError;
     }
     expect(error).to.be.instanceOf(ConfigError);
-    expect(error!.problems.join('\n')).to.contain('PORT').and.contain('LOGO_ALLOW_PRIVATE').and.contain('MAX_ITEMS').and.contain('LOG_LEVEL').and.contain('REDIS_URL');
+    expect(error!.problems.join('\n'))
+      .to.contain('PORT')
+      .and.contain('LOGO_ALLOW_PRIVATE')
+      .and.contain('MAX_ITEMS')
+      .and.contain('LOG_LEVEL')
+      .and.contain('REDIS_URL');
   });
 
   it('plan limits follow one rule: a whole number is that many documents (0: none), `unlimited` is none at all', function () {

@@ -24,7 +24,10 @@ describe('totals', function () {
 
   it('percent tax and flat shipping on two lines (published example figures)', function () {
     const t = totals({
-      items: [{ quantity: 10, unit_cost: 99.99 }, { quantity: 5, unit_cost: 199.99 }],
+      items: [
+        { quantity: 10, unit_cost: 99.99 },
+        { quantity: 5, unit_cost: 199.99 },
+      ],
       fields: { tax: '%', discounts: false, shipping: true },
       tax: 7,
       shipping: 15,
@@ -76,7 +79,16 @@ describe('totals', function () {
     expect(s(totals({ items: [{ quantity: -1, unit_cost: 0.125 }] }).total)).to.equal('-0.13');
     // 5% of 10.50 = 0.525 → 0.53
     expect(s(totals({ items: [{ quantity: 1, unit_cost: 10.5 }], tax: 5 }).tax.amount)).to.equal('0.53');
-    expect(s(totals({ items: [{ quantity: 0.1, unit_cost: 0.2 }, { quantity: 0.1, unit_cost: 0.1 }] }).total)).to.equal('0.03');
+    expect(
+      s(
+        totals({
+          items: [
+            { quantity: 0.1, unit_cost: 0.2 },
+            { quantity: 0.1, unit_cost: 0.1 },
+          ],
+        }).total,
+      ),
+    ).to.equal('0.03');
   });
 
   it('JPY has no decimals', function () {
@@ -107,7 +119,14 @@ describe('totals', function () {
   });
 
   it('negative lines (credits, returns) reduce the subtotal', function () {
-    const t = totals({ items: [{ quantity: 2, unit_cost: 50 }, { quantity: 1, unit_cost: -30 }, { quantity: -1, unit_cost: 5 }], tax: 10 });
+    const t = totals({
+      items: [
+        { quantity: 2, unit_cost: 50 },
+        { quantity: 1, unit_cost: -30 },
+        { quantity: -1, unit_cost: 5 },
+      ],
+      tax: 10,
+    });
     expect(s(t.subtotal)).to.equal('65');
     expect(s(t.tax.amount)).to.equal('6.5');
     expect(s(t.total)).to.equal('71.5');
@@ -133,14 +152,25 @@ describe('totals', function () {
   });
 
   it('null or zero adjustments are not shown, and then neither is the subtotal', function () {
-    const t = totals({ items: [{ quantity: 1, unit_cost: 99 }], fields: { tax: '%', discounts: true, shipping: true }, tax: 0, discounts: 0 });
+    const t = totals({
+      items: [{ quantity: 1, unit_cost: 99 }],
+      fields: { tax: '%', discounts: true, shipping: true },
+      tax: 0,
+      discounts: 0,
+    });
     expect(t.tax.shown).to.equal(false);
     expect(t.discount.shown).to.equal(false);
     expect(t.shipping.shown).to.equal(false);
     expect(t.show.subtotal).to.equal(false);
     expect(t.show.amountPaid).to.equal(false);
     // A toggle set to false ignores the amount sent.
-    const off = totals({ items: [{ quantity: 1, unit_cost: 99 }], fields: { tax: false, discounts: false, shipping: false }, tax: 10, discounts: 5, shipping: 3 });
+    const off = totals({
+      items: [{ quantity: 1, unit_cost: 99 }],
+      fields: { tax: false, discounts: false, shipping: false },
+      tax: 10,
+      discounts: 5,
+      shipping: 3,
+    });
     expect(s(off.total)).to.equal('99');
   });
 

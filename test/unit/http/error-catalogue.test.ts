@@ -12,7 +12,9 @@ import { buildOpenApi } from '../../../server/http/openapi';
 const ROOT = projectRoot();
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 }
 
 describe('error catalogue', function () {
@@ -49,15 +51,25 @@ describe('error catalogue', function () {
 
   it('the OpenAPI description offers exactly these codes', function () {
     const config = loadConfig({ NODE_ENV: 'test' });
-    const api = buildOpenApi(loadSchemas(path.join(ROOT, 'schemas'), config.limits)) as { components: { schemas: { Error: { properties: { code: { enum: string[] } } } } } };
+    const api = buildOpenApi(loadSchemas(path.join(ROOT, 'schemas'), config.limits)) as {
+      components: { schemas: { Error: { properties: { code: { enum: string[] } } } } };
+    };
     expect([...api.components.schemas.Error.properties.code.enum].sort()).to.deep.equal([...ERROR_CODES].sort());
   });
 
   it('every error has one body shape, keeping the reference fields; facts become headers', function () {
     for (const code of ERROR_CODES) {
-      const { status, headers, body } = toResponse(new DomainError(code, 'What failed.', { retryAfterSeconds: 7, allow: ['POST'] }), 'req-1');
+      const { status, headers, body } = toResponse(
+        new DomainError(code, 'What failed.', { retryAfterSeconds: 7, allow: ['POST'] }),
+        'req-1',
+      );
       expect(status).to.equal(ERROR_CATALOGUE[code].status);
-      expect(body, code).to.include({ message: 'What failed.', code, request_id: 'req-1', type: status < 500 ? 'invalid_request' : 'api_error' });
+      expect(body, code).to.include({
+        message: 'What failed.',
+        code,
+        request_id: 'req-1',
+        type: status < 500 ? 'invalid_request' : 'api_error',
+      });
       expect(body.error, code).to.equal(status === 401 ? (code === 'missing_api_key' ? 'invalid_request' : code) : 'What failed.');
       expect(headers).to.deep.equal({ 'Retry-After': '7', Allow: 'POST' });
     }
