@@ -129,7 +129,7 @@ export class DocumentPipeline {
 
   /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */
   locale(acceptLanguage: string | undefined): Locale {
-    return negotiateLocale(acceptLanguage, this.assets.catalogues.languages);
+    return negotiateLocale(acceptLanguage, this.assets.catalogues.defaultTags);
   }
 
   /** Validates and computes totals; throws 400 with every problem, also when the document would print too long. */

@@ -1,5 +1,6 @@
-// Label catalogues in locales/, loaded once with the i18n package (decisions §3).
-// Owns the lookup of a type's default label in a language. Start-up fails, listing every problem, when a catalogue
+// Label catalogues in locales/, loaded once with the i18n package (decisions §3), which does every lookup and fills
+// in the {{{placeholders}}} of fixed texts. Owns which label a document type gets in a language (its own value, else
+// the shared one) and each language's default regional tag. Start-up fails, listing every problem, when a catalogue
 // is unreadable or does not have exactly the keys of en: no label may fall back to English silently.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,17 +14,13 @@ export class CatalogueError extends Error {
   }
 }
 
-interface Catalogue {
-  labels: Record<string, string>;
-  types: Record<string, Record<string, string>>;
-  text: Record<string, string>;
-}
-
 export interface Catalogues {
   languages: readonly string[];
+  /** Each language's regional tag for numbers, money and dates when a client names only the language (`fr` → `fr-FR`). */
+  defaultTags: Readonly<Record<string, string>>;
   /** The default label of `key` for `type` in `language` (per-type value, else the shared one). */
   label(language: string, type: DocumentType, key: string): string;
-  /** A fixed text with {{placeholders}} filled in. */
+  /** A fixed text with its placeholders filled in. */
   text(language: string, key: string, values?: Record<string, string>): string;
 }
 
@@ -49,12 +46,38 @@ export function loadCatalogues(dir: string): Catalogues {
   }
   if (!languages.includes('en')) throw new CatalogueError([`en.json is missing from ${dir}; it defines the keys every language must have`]);
   // i18n reads a broken file as empty and logs instead of failing, so parse each one first to report it.
+  const parsed = new Map<string, unknown>();
   for (const lang of languages) {
     try {
-      JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8'));
+      parsed.set(lang, JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8')));
     } catch (err) {
       problems.push(`${lang}.json: ${(err as Error).message}`);
     }
+  }
+  if (problems.length > 0) throw new CatalogueError(problems);
+
+  const enKeys = new Set(keyPaths(parsed.get('en')));
+  for (const type of DOCUMENT_TYPES) {
+    if (![...enKeys].some((k) => k === `types.${type}{}` || k.startsWith(`types.${type}.`))) problems.push(`en.json: types.${type} is missing`);
+  }
+  const defaultTags: Record<string, string> = {};
+  for (const lang of languages) {
+    const keys = new Set(keyPaths(parsed.get(lang)));
+    if (lang !== 'en') {
+      const missing = [...enKeys].filter((k) => !keys.has(k));
+      const extra = [...keys].filter((k) => !enKeys.has(k));
+      if (missing.length) problems.push(`${lang}.json lacks ${missing.length} key(s) of en.json: ${missing.join(', ')}`);
+      if (extra.length) problems.push(`${lang}.json has key(s) en.json does not: ${extra.join(', ')}`);
+    }
+    const tag = (parsed.get(lang) as { locale?: { default_tag?: unknown } }).locale?.default_tag;
+    let canonical: string | undefined;
+    try {
+      canonical = typeof tag === 'string' ? Intl.getCanonicalLocales(tag)[0] : undefined;
+    } catch {
+      canonical = undefined;
+    }
+    if (!canonical || canonical.split('-')[0]!.toLowerCase() !== lang) problems.push(`${lang}.json: locale.default_tag must be a tag of ${lang}, such as ${lang}-XX`);
+    else defaultTags[lang] = canonical;
   }
   if (problems.length > 0) throw new CatalogueError(problems);
 
@@ -66,38 +89,25 @@ export function loadCatalogues(dir: string): Catalogues {
     syncFiles: false,
     autoReload: false,
     objectNotation: true,
+    // Every catalogue has every key (checked above): a lookup that misses is a defect, not a reason to show English.
     retryInDefaultLocale: false,
     logWarnFn: () => undefined,
-    logErrorFn: (msg: string) => problems.push(msg),
+    logErrorFn: () => undefined,
   });
-  const catalogues = new Map<string, Catalogue>();
-  for (const lang of languages) catalogues.set(lang, i18n.getCatalog(lang) as unknown as Catalogue);
-
-  const en = catalogues.get('en')!;
-  const enKeys = new Set(keyPaths(en));
-  for (const type of DOCUMENT_TYPES) {
-    if (!en.types?.[type]) problems.push(`en.json: types.${type} is missing`);
-  }
-  for (const lang of languages) {
-    if (lang === 'en') continue;
-    const keys = new Set(keyPaths(catalogues.get(lang)));
-    const missing = [...enKeys].filter((k) => !keys.has(k));
-    const extra = [...keys].filter((k) => !enKeys.has(k));
-    if (missing.length) problems.push(`${lang}.json lacks ${missing.length} key(s) of en.json: ${missing.join(', ')}`);
-    if (extra.length) problems.push(`${lang}.json has key(s) en.json does not: ${extra.join(', ')}`);
-  }
-  if (problems.length > 0) throw new CatalogueError(problems);
+  const lookup = (locale: string, phrase: string, values?: Record<string, string>): string | undefined => {
+    const out = values ? i18n.__({ phrase, locale }, values) : i18n.__({ phrase, locale });
+    // i18n answers a key it does not have with the key itself.
+    return typeof out === 'string' && out !== phrase ? out : undefined;
+  };
 
   return {
     languages,
+    defaultTags,
     label(language, type, key) {
-      const cat = catalogues.get(language) ?? en;
-      return cat.types[type]?.[key] ?? cat.labels[key] ?? key;
+      return lookup(language, `types.${type}.${key}`) ?? lookup(language, `labels.${key}`) ?? key;
     },
     text(language, key, values = {}) {
-      const cat = catalogues.get(language) ?? en;
-      const template = cat.text[key] ?? key;
-      return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+      return lookup(language, `text.${key}`, values) ?? key;
     },
   };
 }

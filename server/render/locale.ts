@@ -10,8 +10,6 @@ export interface Locale {
 
 export const DEFAULT_LOCALE: Locale = { language: 'en', tag: 'en-US' };
 
-/** The regional form used when a client names only a language (`fr` → `fr-FR`). */
-const DEFAULT_REGION: Record<string, string> = { en: 'en-US', fr: 'fr-FR', de: 'de-DE', es: 'es-ES', th: 'th-TH' };
 
 function canonical(tag: string): string | undefined {
   try {
@@ -22,7 +20,11 @@ function canonical(tag: string): string | undefined {
   }
 }
 
-export function negotiateLocale(header: string | undefined, supported: readonly string[]): Locale {
+/**
+ * `defaultTags`: the languages there are catalogues for, each with the regional tag used when a client names only the
+ * language (`fr` → `fr-FR`; from each catalogue's locale.default_tag).
+ */
+export function negotiateLocale(header: string | undefined, defaultTags: Readonly<Record<string, string>>): Locale {
   if (!header) return DEFAULT_LOCALE;
   const ranges: { tag: string; q: number; order: number }[] = [];
   header.split(',').forEach((part, order) => {
@@ -45,9 +47,10 @@ export function negotiateLocale(header: string | undefined, supported: readonly 
     const full = canonical(tag);
     if (!full) continue;
     const language = full.split('-')[0]!.toLowerCase();
-    if (!supported.includes(language)) continue;
+    const defaultTag = defaultTags[language];
+    if (defaultTag === undefined) continue;
     const hasRegionOrScript = full.includes('-');
-    return { language, tag: hasRegionOrScript ? full : (DEFAULT_REGION[language] ?? full) };
+    return { language, tag: hasRegionOrScript ? full : defaultTag };
   }
   return DEFAULT_LOCALE;
 }
