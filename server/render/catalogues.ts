@@ -58,7 +58,8 @@ export function loadCatalogues(dir: string): Catalogues {
 
   const enKeys = new Set(keyPaths(parsed.get('en')));
   for (const type of DOCUMENT_TYPES) {
-    if (![...enKeys].some((k) => k === `types.${type}{}` || k.startsWith(`types.${type}.`))) problems.push(`en.json: types.${type} is missing`);
+    if (![...enKeys].some((k) => k === `types.${type}{}` || k.startsWith(`types.${type}.`)))
+      problems.push(`en.json: types.${type} is missing`);
   }
   const defaultTags: Record<string, string> = {};
   for (const lang of languages) {
@@ -76,7 +77,8 @@ export function loadCatalogues(dir: string): Catalogues {
     } catch {
       canonical = undefined;
     }
-    if (!canonical || canonical.split('-')[0]!.toLowerCase() !== lang) problems.push(`${lang}.json: locale.default_tag must be a tag of ${lang}, such as ${lang}-XX`);
+    if (!canonical || canonical.split('-')[0]!.toLowerCase() !== lang)
+      problems.push(`${lang}.json: locale.default_tag must be a tag of ${lang}, such as ${lang}-XX`);
     else defaultTags[lang] = canonical;
   }
   if (problems.length > 0) throw new CatalogueError(problems);

@@ -10,7 +10,6 @@ export interface Locale {
 
 export const DEFAULT_LOCALE: Locale = { language: 'en', tag: 'en-US' };
 
-
 function canonical(tag: string): string | undefined {
   try {
     const [c] = Intl.getCanonicalLocales(tag);
