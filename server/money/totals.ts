@@ -40,6 +40,10 @@ export interface Totals {
   discount: Adjustment;
   tax: Adjustment;
   shipping: Adjustment;
+  /** The subtotal after the discount: the base of a percent tax and a percent shipping charge. */
+  afterDiscount: Decimal;
+  /** The total without tax (after the discount, with shipping). */
+  taxExclusive: Decimal;
   /** Statements: the sum of line payments. */
   payments: Decimal;
   total: Decimal;
@@ -63,6 +67,17 @@ export interface TotalsInput {
 
 function dec(value: number | string | undefined, fallback: number): Decimal {
   return new Decimal(value === undefined || value === '' ? fallback : value);
+}
+
+/** The rate, with as few decimals as possible (at most 8), that turns `base` into exactly `tax` at `digits` minor
+ * units: a flat tax as the VAT rate an e-invoice must state. Undefined when none does (a base of zero). */
+export function rateReproducing(tax: Decimal, base: Decimal, digits: number): Decimal | undefined {
+  if (base.isZero()) return undefined;
+  for (let places = 0; places <= 8; places++) {
+    const rate = tax.mul(100).div(base).toDecimalPlaces(places);
+    if (roundMoney(base.mul(rate).div(100), digits).eq(tax)) return rate;
+  }
+  return undefined;
 }
 
 export function roundMoney(value: Decimal, digits: number): Decimal {
@@ -117,6 +132,8 @@ export function computeTotals(input: TotalsInput): Totals {
     discount,
     tax,
     shipping,
+    afterDiscount,
+    taxExclusive: afterDiscount.add(shipping.amount),
     payments,
     total,
     amountPaid: opening,

@@ -226,7 +226,7 @@ export function buildUbl(input: UblInput): UblDocument {
     cbc(ac, 'AllowanceChargeReason', input.labels.shipping);
     if (totals.shipping.mode === 'percent') cbc(ac, 'MultiplierFactorNumeric', plain(totals.shipping.rate!));
     money(ac, 'Amount', totals.shipping.amount);
-    if (totals.shipping.mode === 'percent') money(ac, 'BaseAmount', totals.subtotal.sub(totals.discount.amount));
+    if (totals.shipping.mode === 'percent') money(ac, 'BaseAmount', totals.afterDiscount);
     addTaxCategory(ac, 'TaxCategory', tax.shipping, false);
   }
 
@@ -239,10 +239,9 @@ export function buildUbl(input: UblInput): UblDocument {
     addTaxCategory(st, 'TaxCategory', sub.category, true);
   }
 
-  const taxExclusive = totals.total.sub(totals.tax.amount);
   const monetary = cac(xml, 'LegalMonetaryTotal');
   money(monetary, 'LineExtensionAmount', totals.subtotal);
-  money(monetary, 'TaxExclusiveAmount', taxExclusive);
+  money(monetary, 'TaxExclusiveAmount', totals.taxExclusive);
   money(monetary, 'TaxInclusiveAmount', totals.total);
   if (!totals.discount.amount.isZero()) money(monetary, 'AllowanceTotalAmount', totals.discount.amount);
   if (!totals.shipping.amount.isZero()) money(monetary, 'ChargeTotalAmount', totals.shipping.amount);

@@ -4,7 +4,7 @@
 // A flat tax becomes the rate that reproduces it. Throws 400s naming the field when a request cannot be expressed.
 import type { DocumentRequest, TaxCategoryCode } from '../documents/model';
 import { errors } from '../errors';
-import { Decimal, roundMoney, type Totals } from '../money/totals';
+import { Decimal, rateReproducing, type Totals } from '../money/totals';
 
 export interface TaxCategory {
   id: TaxCategoryCode;
@@ -33,19 +33,9 @@ const DEFAULT_EXEMPTIONS: Partial<Record<TaxCategoryCode, { reason: string; code
   O: { reason: 'Not subject to VAT', code: 'VATEX-EU-O' },
 };
 
-/** The rate, with as few decimals as possible, that turns `taxable` into exactly `tax` at `digits` minor units. */
-function rateFor(tax: Decimal, taxable: Decimal, digits: number): Decimal | undefined {
-  if (taxable.isZero()) return undefined;
-  for (let places = 0; places <= 8; places++) {
-    const rate = tax.mul(100).div(taxable).toDecimalPlaces(places);
-    if (roundMoney(taxable.mul(rate).div(100), digits).eq(tax)) return rate;
-  }
-  return undefined;
-}
-
 export function taxBreakdown(doc: DocumentRequest, totals: Totals, anyVatId: boolean): TaxBreakdown {
   const e = doc.e_invoice ?? {};
-  const taxable = totals.subtotal.sub(totals.discount.amount);
+  const taxable = totals.afterDiscount;
   const taxAmount = totals.tax.amount;
   const charged = !taxAmount.isZero();
 
@@ -53,7 +43,7 @@ export function taxBreakdown(doc: DocumentRequest, totals: Totals, anyVatId: boo
   if (!charged) percent = new Decimal(0);
   else if (totals.tax.mode === 'percent') percent = totals.tax.rate!;
   else {
-    const rate = rateFor(taxAmount, taxable, totals.minorUnits);
+    const rate = rateReproducing(taxAmount, taxable, totals.minorUnits);
     if (!rate) {
       throw errors.validation([
         { field: 'tax', message: 'a flat tax on a taxable amount of zero cannot be expressed as a VAT rate in a UBL e-invoice' },
@@ -97,7 +87,7 @@ export function taxBreakdown(doc: DocumentRequest, totals: Totals, anyVatId: boo
   const shippingApart = id === 'S' && !totals.shipping.amount.isZero();
   const shipping: TaxCategory = id === 'S' ? { id: 'Z', percent: new Decimal(0) } : lines;
   const subtotals: TaxSubtotal[] = [
-    { category: lines, taxable: shippingApart || id === 'S' ? taxable : taxable.add(totals.shipping.amount), tax: taxAmount },
+    { category: lines, taxable: shippingApart || id === 'S' ? taxable : totals.taxExclusive, tax: taxAmount },
   ];
   if (shippingApart) subtotals.push({ category: shipping, taxable: totals.shipping.amount, tax: new Decimal(0) });
   return { lines, shipping, subtotals, total: taxAmount };

@@ -1,7 +1,7 @@
 // The totals module on its own (decisions §2): exact decimals, half away from zero, per-currency minor units.
 import { expect } from 'chai';
 import { minorUnits, isCurrencyCode } from '../../server/money/currency';
-import { computeTotals, type TotalsInput } from '../../server/money/totals';
+import { computeTotals, Decimal, rateReproducing, type TotalsInput } from '../../server/money/totals';
 import { Formatter } from '../../server/render/format';
 
 const NO_ADJ = { tax: '%' as const, discounts: false, shipping: false };
@@ -56,6 +56,15 @@ describe('totals', function () {
     expect(s(t.discount.amount)).to.equal('20');
     expect(s(t.tax.amount)).to.equal('18');
     expect(s(t.total)).to.equal('205'); // 200 − 20 + 18 + 7
+    // The bases every output shares (the e-invoices state them): after the discount, and without tax.
+    expect(s(t.afterDiscount)).to.equal('180');
+    expect(s(t.taxExclusive)).to.equal('187');
+  });
+
+  it('a flat tax as the VAT rate that reproduces it exactly, with as few decimals as possible', function () {
+    expect(rateReproducing(new Decimal('7.92'), new Decimal('99'), 2)?.toFixed()).to.equal('8');
+    expect(rateReproducing(new Decimal('10'), new Decimal('30'), 2)?.toFixed()).to.equal('33.33');
+    expect(rateReproducing(new Decimal('1'), new Decimal('0'), 2)).to.equal(undefined);
   });
 
   it('flat discount and percent shipping', function () {
