@@ -2,7 +2,8 @@
 // page set, the project's data files, and the XSD validator when UBL is wanted. Same modules as the service.
 import { loadConfig, projectRoot, type Config } from './config';
 import { BrowserPool } from './pdf/browser-pool';
-import { DocumentPipeline, loadAssets } from './pipeline';
+import { loadAssets } from './assets';
+import { DocumentPipeline } from './pipeline';
 import { acquireXsdValidator, type XsdValidatorRef } from './ubl/xsd-validator';
 
 export interface LocalPipeline {

@@ -1,7 +1,7 @@
 // Entry point of `npm start`: validated config, the service, the development key, and graceful shutdown on SIGTERM.
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { StartupError } from './pipeline';
+import { StartupError } from './assets';
 import { startService } from './service';
 
 async function main(): Promise<void> {

@@ -1,74 +1,23 @@
-// The core, with no HTTP in it: request body → validated document → totals → HTML → PDF.
-// Loads every data file (schemas, locales, templates, themes, fonts) once, and reports all broken files together.
-// Used by the HTTP layer and by command-line tools alike.
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Config, Limits } from './config';
+// The core, with no HTTP in it: request body → validated document → totals → HTML → PDF or UBL, from the data files
+// loaded once (assets.ts). Used by the HTTP layer and by command-line tools alike.
+import type { Assets } from './assets';
+import type { Config } from './config';
 import { errors } from './errors';
 import type { DocumentRequest } from './documents/model';
 import { bodyKind, parseBody } from './documents/parse-body';
-import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
 import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
 import type { PdfRenderer } from './pdf/renderer';
-import { loadCatalogues, type Catalogues } from './render/catalogues';
-import { loadFonts } from './render/fonts';
 import { printBudgetProblems } from './render/print-budget';
-import { loadHtmlRenderer, type HtmlRenderer, type RenderedHtml } from './render/html';
+import type { RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
 import { buildView, labelFor } from './render/view-model';
+import { pdfFilename } from './documents/filename';
 import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build-ubl';
+import { UblSchemaError } from './ubl/schema-error';
 import type { XsdValidator } from './ubl/xsd-validator';
-
-export class StartupError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Start-up failed:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'StartupError';
-  }
-}
-
-export interface Assets {
-  schemas: SchemaRegistry;
-  catalogues: Catalogues;
-  html: HtmlRenderer;
-}
-
-/** Loads every data file under `root`; throws one StartupError listing every problem of every loader. */
-export function loadAssets(root: string, limits: Limits): Assets {
-  const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (err) {
-      const list = (err as { problems?: string[] }).problems;
-      problems.push(...(list ?? [(err as Error).message]));
-      return undefined;
-    }
-  };
-  const schemas = attempt(() => loadSchemas(path.join(root, 'schemas'), limits));
-  const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
-  const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
-  const themes = themeIds(path.join(root, 'schemas', 'common.json'));
-  const html =
-    fonts &&
-    attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
-  if (problems.length > 0 || !schemas || !catalogues || !html) throw new StartupError(problems);
-  return { schemas, catalogues, html };
-}
-
-/** The theme ids the schema offers (each needs a themes/<id>.css), read even when other schema files are broken. */
-function themeIds(commonSchemaFile: string): string[] {
-  try {
-    const common = JSON.parse(fs.readFileSync(commonSchemaFile, 'utf8')) as {
-      definitions?: { document?: { properties?: { theme?: { enum?: string[] } } } };
-    };
-    return common.definitions?.document?.properties?.theme?.enum ?? ['classic'];
-  } catch {
-    return ['classic'];
-  }
-}
 
 /** The PDF Creator entry (decisions §7: "this service"). */
 export const CREATOR = 'docgen-service';
@@ -91,14 +40,6 @@ export interface RenderedUbl {
   xml: string;
   root: UblRoot;
   filename: string;
-}
-
-/** Raised when our own UBL fails the XSD: a defect, answered with a 500; the errors go to the log. */
-export class UblSchemaError extends Error {
-  constructor(readonly xsdErrors: string[]) {
-    super(`generated UBL is not valid against the UBL 2.1 XSD: ${xsdErrors.slice(0, 5).join(' | ')}`);
-    this.name = 'UblSchemaError';
-  }
 }
 
 export class DocumentPipeline {
@@ -199,10 +140,4 @@ export class DocumentPipeline {
     if (xsdErrors.length > 0) throw new UblSchemaError(xsdErrors);
     return { xml, root: ubl.root, filename: filename.replace(/\.pdf$/, '.xml') };
   }
-}
-
-/** `invoice-1.pdf`; characters unsafe in a file name become `_`. */
-export function pdfFilename(doc: Pick<DocumentRequest, 'type' | 'number'>): string {
-  const number = doc.number ? `-${doc.number.replace(/[^\p{L}\p{N}._-]+/gu, '_').slice(0, 80)}` : '';
-  return `${doc.type}${number}.pdf`;
 }

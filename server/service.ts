@@ -16,7 +16,8 @@ import { Quota } from './quota/quota';
 import { clientErrorHandler } from './http/client-errors';
 import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
-import { DocumentPipeline, loadAssets } from './pipeline';
+import { loadAssets } from './assets';
+import { DocumentPipeline } from './pipeline';
 import { acquireXsdValidator, type XsdValidatorRef } from './ubl/xsd-validator';
 
 export interface RunningService {

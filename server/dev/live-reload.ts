@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
-import { loadAssets, type DocumentPipeline } from '../pipeline';
+import { loadAssets } from '../assets';
+import type { DocumentPipeline } from '../pipeline';
 
 export interface ReloadEvent {
   version: number;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../server/config';
 import { DOCUMENT_TYPES } from '../../server/documents/model';
-import { DocumentPipeline, loadAssets } from '../../server/pipeline';
+import { loadAssets } from '../../server/assets';
+import { DocumentPipeline } from '../../server/pipeline';
 import { compareWithBaseline, pdfToPng } from '../helpers/visual';
 import { copyProjectData, sharedService, type TestService } from '../helpers/service';
 

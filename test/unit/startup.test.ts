@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig, ConfigError, projectRoot } from '../../server/config';
-import { loadAssets, StartupError } from '../../server/pipeline';
+import { loadAssets, StartupError } from '../../server/assets';
 import { copyProjectData } from '../helpers/service';
 
 describe('start-up checks', function () {

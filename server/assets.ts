@@ -1,0 +1,57 @@
+// The data files, loaded once: schemas, label catalogues, fonts, templates and themes, each named by its wire id.
+// A broken file stops start-up with every problem of every loader listed at once (StartupError).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Limits } from './config';
+import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
+import { loadCatalogues, type Catalogues } from './render/catalogues';
+import { loadFonts } from './render/fonts';
+import { loadHtmlRenderer, type HtmlRenderer } from './render/html';
+
+export class StartupError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Start-up failed:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'StartupError';
+  }
+}
+
+export interface Assets {
+  schemas: SchemaRegistry;
+  catalogues: Catalogues;
+  html: HtmlRenderer;
+}
+
+/** Loads every data file under `root`; throws one StartupError listing every problem of every loader. */
+export function loadAssets(root: string, limits: Limits): Assets {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (err) {
+      const list = (err as { problems?: string[] }).problems;
+      problems.push(...(list ?? [(err as Error).message]));
+      return undefined;
+    }
+  };
+  const schemas = attempt(() => loadSchemas(path.join(root, 'schemas'), limits));
+  const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
+  const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
+  const themes = themeIds(path.join(root, 'schemas', 'common.json'));
+  const html =
+    fonts &&
+    attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
+  if (problems.length > 0 || !schemas || !catalogues || !html) throw new StartupError(problems);
+  return { schemas, catalogues, html };
+}
+
+/** The theme ids the schema offers (each needs a themes/<id>.css), read even when other schema files are broken. */
+function themeIds(commonSchemaFile: string): string[] {
+  try {
+    const common = JSON.parse(fs.readFileSync(commonSchemaFile, 'utf8')) as {
+      definitions?: { document?: { properties?: { theme?: { enum?: string[] } } } };
+    };
+    return common.definitions?.document?.properties?.theme?.enum ?? ['classic'];
+  } catch {
+    return ['classic'];
+  }
+}
