@@ -75,6 +75,14 @@ interface KeyRow {
 }
 
 export class SqliteKeyStore implements KeyStore {
+  /** Statements by their SQL, each prepared once: better-sqlite3 statements are reusable, and preparing costs a parse. */
+  private readonly statements = new Map<string, Database.Statement>();
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   private readonly db: Database.Database;
   /** The inode of the file opened: a file deleted or replaced under the service is not ready. */
   private readonly inode: number | undefined;
@@ -167,14 +175,19 @@ export class SqliteKeyStore implements KeyStore {
     const key = generateApiKey();
     const now = new Date().toISOString();
     const create = this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
-        .run(account, plan ?? 'free', now);
-      if (plan) this.db.prepare('UPDATE accounts SET plan = ? WHERE name = ?').run(plan, account);
-      const { id } = this.db.prepare('SELECT id FROM accounts WHERE name = ?').get(account) as { id: number };
-      this.db
-        .prepare('INSERT INTO api_keys (hash, prefix, account_id, active, created_at) VALUES (?, ?, ?, 1, ?)')
-        .run(hashApiKey(key), keyPrefix(key), id, now);
+      this.sql('INSERT INTO accounts (name, plan, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(
+        account,
+        plan ?? 'free',
+        now,
+      );
+      if (plan) this.sql('UPDATE accounts SET plan = ? WHERE name = ?').run(plan, account);
+      const { id } = this.sql('SELECT id FROM accounts WHERE name = ?').get(account) as { id: number };
+      this.sql('INSERT INTO api_keys (hash, prefix, account_id, active, created_at) VALUES (?, ?, ?, 1, ?)').run(
+        hashApiKey(key),
+        keyPrefix(key),
+        id,
+        now,
+      );
     });
     create();
     return { key, info: toInfo(this.byHash.get(hashApiKey(key))!) };
@@ -197,12 +210,12 @@ export class SqliteKeyStore implements KeyStore {
     }
     const row = rows[0];
     if (!row) return undefined;
-    this.db.prepare('UPDATE api_keys SET active = 0 WHERE hash = ?').run(row.hash);
+    this.sql('UPDATE api_keys SET active = 0 WHERE hash = ?').run(row.hash);
     return { ...toInfo(row), active: false };
   }
 
   async setPlan(account: string, plan: Plan): Promise<boolean> {
-    return this.db.prepare('UPDATE accounts SET plan = ? WHERE name = ?').run(plan, account).changes > 0;
+    return this.sql('UPDATE accounts SET plan = ? WHERE name = ?').run(plan, account).changes > 0;
   }
 
   async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
@@ -223,64 +236,60 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async addUsage(account: string, period: string, count: number): Promise<void> {
-    this.db
-      .prepare(
-        'INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count',
-      )
-      .run(account, period, count);
+    this.sql(
+      'INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count',
+    ).run(account, period, count);
   }
 
   async createUser(email: string, passwordHash: string): Promise<boolean> {
     const create = this.db.transaction((): boolean => {
-      if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(email)) return false;
-      if (this.db.prepare('SELECT 1 FROM accounts WHERE name = ?').get(email)) return false;
+      if (this.sql('SELECT 1 FROM users WHERE email = ?').get(email)) return false;
+      if (this.sql('SELECT 1 FROM accounts WHERE name = ?').get(email)) return false;
       const now = new Date().toISOString();
-      this.db.prepare("INSERT INTO accounts (name, plan, created_at) VALUES (?, 'free', ?)").run(email, now);
-      this.db
-        .prepare('INSERT INTO users (email, password_hash, account, created_at) VALUES (?, ?, ?, ?)')
-        .run(email, passwordHash, email, now);
+      this.sql("INSERT INTO accounts (name, plan, created_at) VALUES (?, 'free', ?)").run(email, now);
+      this.sql('INSERT INTO users (email, password_hash, account, created_at) VALUES (?, ?, ?, ?)').run(email, passwordHash, email, now);
       return true;
     });
     return create.immediate();
   }
 
   async findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
-    const row = this.db.prepare('SELECT email, password_hash, account FROM users WHERE email = ?').get(email) as
+    const row = this.sql('SELECT email, password_hash, account FROM users WHERE email = ?').get(email) as
       { email: string; password_hash: string; account: string } | undefined;
     return row && { email: row.email, passwordHash: row.password_hash, account: row.account };
   }
 
   async createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
-    this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(Date.now());
-    this.db.prepare('INSERT INTO sessions (token_hash, email, expires_at) VALUES (?, ?, ?)').run(tokenHash, email, expiresAt);
+    this.sql('DELETE FROM sessions WHERE expires_at <= ?').run(Date.now());
+    this.sql('INSERT INTO sessions (token_hash, email, expires_at) VALUES (?, ?, ?)').run(tokenHash, email, expiresAt);
   }
 
   async findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
-    return this.db
-      .prepare('SELECT s.email, u.account FROM sessions s JOIN users u ON u.email = s.email WHERE s.token_hash = ? AND s.expires_at > ?')
-      .get(tokenHash, now) as { email: string; account: string } | undefined;
+    return this.sql(
+      'SELECT s.email, u.account FROM sessions s JOIN users u ON u.email = s.email WHERE s.token_hash = ? AND s.expires_at > ?',
+    ).get(tokenHash, now) as { email: string; account: string } | undefined;
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+    this.sql('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
   }
 
   async putFlash(id: string, value: string, expiresAt: number): Promise<void> {
-    this.db.prepare('INSERT OR REPLACE INTO flash (id, value, expires_at) VALUES (?, ?, ?)').run(id, value, expiresAt);
+    this.sql('INSERT OR REPLACE INTO flash (id, value, expires_at) VALUES (?, ?, ?)').run(id, value, expiresAt);
   }
 
   async takeFlash(id: string, now: number): Promise<string | undefined> {
     const row = this.db
       .prepare<[string], { value: string; expires_at: number }>('DELETE FROM flash WHERE id = ? RETURNING value, expires_at')
       .get(id);
-    this.db.prepare('DELETE FROM flash WHERE expires_at <= ?').run(now);
+    this.sql('DELETE FROM flash WHERE expires_at <= ?').run(now);
     return row && row.expires_at > now ? row.value : undefined;
   }
 
   async check(): Promise<boolean> {
     try {
       if (this.inode !== undefined && fs.statSync(this.file).ino !== this.inode) return false;
-      this.db.prepare('SELECT 1').get();
+      this.sql('SELECT 1').get();
       return true;
     } catch {
       return false;
@@ -289,10 +298,10 @@ export class SqliteKeyStore implements KeyStore {
 
   async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
     const record = this.db.transaction((): boolean => {
-      this.db.prepare('DELETE FROM attempts WHERE at <= ?').run(now - windowMs);
-      const count = this.db.prepare('SELECT COUNT(*) AS n FROM attempts WHERE key = ?');
+      this.sql('DELETE FROM attempts WHERE at <= ?').run(now - windowMs);
+      const count = this.sql('SELECT COUNT(*) AS n FROM attempts WHERE key = ?');
       if (keys.some(({ key, max }) => (count.get(key) as { n: number }).n >= max)) return false;
-      const insert = this.db.prepare('INSERT INTO attempts (key, at) VALUES (?, ?)');
+      const insert = this.sql('INSERT INTO attempts (key, at) VALUES (?, ?)');
       for (const { key } of keys) insert.run(key, now);
       return true;
     });
@@ -300,7 +309,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async countKeys(): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+    return (this.sql('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
   }
 
   async close(): Promise<void> {
