@@ -122,10 +122,12 @@ export class RedisKeyStore implements KeyStore {
     const p = this.redis.pipeline();
     for (const h of hashes) p.hgetall(k.key(h));
     const rows = ((await p.exec()) ?? []).map(([, r]) => r as Record<string, string>).filter((r) => r.hash);
-    const plans = new Map<string, Plan>();
-    for (const account of new Set(rows.map((r) => r.account!))) {
-      plans.set(account, ((await this.redis.hget(k.account(account), 'plan')) ?? 'free') as Plan);
-    }
+    // Every account's plan in one more round trip, not one per account.
+    const accounts = [...new Set(rows.map((r) => r.account!))];
+    const planned = this.redis.pipeline();
+    for (const account of accounts) planned.hget(k.account(account), 'plan');
+    const answers = (await planned.exec()) ?? [];
+    const plans = new Map<string, Plan>(accounts.map((account, i) => [account, ((answers[i]?.[1] as string | null) ?? 'free') as Plan]));
     return rows.map((r) => ({
       prefix: r.prefix!,
       account: r.account!,
@@ -137,15 +139,22 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async listKeys(account?: string): Promise<KeyInfo[]> {
-    const all = await this.redis.zrange(k.allKeys, '0', '-1');
-    const keys = account ? new Set(await this.redis.smembers(k.accountKeys(account))) : undefined;
-    return this.infos(keys ? all.filter((h) => keys.has(h)) : all);
+    if (account === undefined) return this.infos(await this.redis.zrange(k.allKeys, '0', '-1'));
+    // One account's keys from its own set, in creation order (their scores in the ordered set of all keys): the
+    // other accounts' keys are never read.
+    const hashes = await this.redis.smembers(k.accountKeys(account));
+    if (hashes.length === 0) return [];
+    const scores = await this.redis.zmscore(k.allKeys, ...hashes);
+    const order = hashes.map((h, i) => ({ h, at: Number(scores[i] ?? Infinity) })).sort((x, y) => x.at - y.at || (x.h < y.h ? -1 : 1));
+    return this.infos(order.map((o) => o.h));
   }
 
   async revokeKey(keyOrPrefix: string): Promise<KeyInfo | undefined> {
     const candidates = looksLikeApiKey(keyOrPrefix) ? [hashApiKey(keyOrPrefix)] : await this.redis.smembers(k.prefix(keyOrPrefix));
-    const existing: string[] = [];
-    for (const h of candidates) if ((await this.redis.exists(k.key(h))) === 1) existing.push(h);
+    const checks = this.redis.pipeline();
+    for (const h of candidates) checks.exists(k.key(h));
+    const found = (await checks.exec()) ?? [];
+    const existing = candidates.filter((_, i) => found[i]?.[1] === 1);
     if (existing.length > 1) {
       throw new KeyStoreError(`${existing.length} keys start with ${keyOrPrefix}; give the whole key to revoke one of them`);
     }
