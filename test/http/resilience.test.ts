@@ -15,6 +15,15 @@ const DOC = {
   items: Array.from({ length: 120 }, (_, i) => ({ name: `Line ${i}`, quantity: 1, unit_cost: 3 })),
 };
 
+/** Waits for `condition` (polled every 10 ms): the event a signal must follow, not a guess at how long it takes. */
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the awaited condition never held');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('browser crash', function () {
   this.timeout(60000);
 
@@ -33,7 +42,7 @@ describe('browser crash', function () {
         ms: Date.now() - started,
       })),
     );
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => pool.stats().active > 0); // the burst is printing
     const chromeTree = [firstPid, ...descendants(firstPid)];
     process.kill(firstPid, 'SIGKILL');
     const results = await Promise.all(burst);
@@ -117,7 +126,7 @@ describe('hung browser and crashed renderer (issue 14, finding 4)', function () 
         ms: Date.now() - started,
       }));
       // Kill the renderer processes while the document is being written or printed.
-      await new Promise((r) => setTimeout(r, 300));
+      await until(() => pool.stats().active > 0);
       const renderers = descendants(pool.browserPid()!).filter((pid) => {
         try {
           return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
@@ -261,7 +270,8 @@ describe('graceful shutdown (the real process, SIGTERM)', function () {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(big),
     });
-    await new Promise((r) => setTimeout(r, 150));
+    // SIGTERM once the document is printing (the service's own /readyz says so).
+    await until(async () => ((await (await fetch(`${url}/readyz`)).json()) as { activeRenders: number }).activeRenders > 0);
     child.kill('SIGTERM');
     const res = await inFlight;
     expect(res.status).to.equal(200);
