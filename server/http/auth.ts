@@ -6,11 +6,15 @@
 // one NAT or proxy are not locked out by a neighbour's bad key.
 import type { RequestHandler } from 'express';
 import { errors } from '../errors';
-import type { KeyStore } from '../keys/key-store';
+import type { KeyRegistry, PeopleStore } from '../keys/key-store';
 
 const FAILED_KEYS_WINDOW_MS = 60_000;
 
-export function requireApiKey(store: KeyStore, maxFailures: number, clock: () => number = Date.now): RequestHandler {
+export function requireApiKey(
+  store: KeyRegistry & Pick<PeopleStore, 'recordAttempt'>,
+  maxFailures: number,
+  clock: () => number = Date.now,
+): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     const m = header ? /^\s*Bearer\s+(\S+)\s*$/i.exec(header) : null;

@@ -23,7 +23,8 @@ export interface KeyInfo {
 
 export type AuthResult = { status: 'ok'; account: string; plan: Plan } | { status: 'unknown' } | { status: 'inactive' };
 
-export interface KeyStore {
+/** Accounts and their keys. */
+export interface KeyRegistry {
   authenticate(key: string): Promise<AuthResult>;
   /** Creates the account if needed (with `plan`, default free; an existing account takes `plan` when given). */
   createKey(account: string, plan?: Plan): Promise<{ key: string; info: KeyInfo }>;
@@ -33,7 +34,10 @@ export interface KeyStore {
   countKeys(): Promise<number>;
   /** Sets an existing account's plan; false when there is no such account. */
   setPlan(account: string, plan: Plan): Promise<boolean>;
+}
 
+/** Monthly usage and the reservations that make the quota exact under concurrency. */
+export interface UsageStore {
   /**
    * Reserves one document of `period` (YYYY-MM) for `account` if used + reserved is below `limit`. Returns the
    * reservation id, or undefined when the limit is reached. Reservations older than `ttlMs` no longer count
@@ -48,8 +52,10 @@ export interface KeyStore {
   usage(account: string, period: string): Promise<number>;
   /** Adds `count` used documents (operators' corrections, tests). */
   addUsage(account: string, period: string, count: number): Promise<void>;
+}
 
-  // People who sign in to manage an account (the account is named by the email it was signed up with).
+/** People who sign in to manage an account (the account is named by the email it was signed up with). */
+export interface PeopleStore {
   /** Creates the user and its free-plan account; false when the email is taken. */
   createUser(email: string, passwordHash: string): Promise<boolean>;
   findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined>;
@@ -66,6 +72,11 @@ export interface KeyStore {
    * recorded) otherwise. Shared by every instance that shares the store, like the quota.
    */
   recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
+}
+
+/** The whole store, as each backend implements it (sqlite-key-store.ts, redis-key-store.ts); each module that uses it
+ * asks only for the part it needs. */
+export interface KeyStore extends KeyRegistry, UsageStore, PeopleStore {
   /** Whether the store answers (SQLite: its file is still the one opened; Redis: connected), for readiness. */
   check(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,26 +1,14 @@
 // The shared store: Redis (ioredis), for several service instances behind a load balancer. Same data as the SQLite
-// store: accounts, hashed keys (never a key itself), monthly usage. Reservations are one Lua script, which Redis runs
-// atomically: expired reservations are dropped, used + reserved is compared with the limit, and the reservation is
-// added, with no other command in between. Must not hold document content.
+// store: accounts, hashed keys (never a key itself), monthly usage here, the people who sign in through
+// redis-people.ts (key names in redis-names.ts). Reservations are one Lua script, which Redis runs atomically: expired
+// reservations are dropped, used + reserved is compared with the limit, and the reservation is added, with no other
+// command in between. Must not hold document content.
 import crypto from 'node:crypto';
 import Redis from 'ioredis';
 import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './api-key';
+import { k } from './redis-names';
+import { RedisPeople } from './redis-people';
 import { KeyStoreError, type AuthResult, type KeyInfo, type KeyStore, type Plan } from './key-store';
-
-const NS = 'docgen:';
-const k = {
-  key: (hash: string) => `${NS}key:${hash}`,
-  account: (name: string) => `${NS}account:${name}`,
-  prefix: (prefix: string) => `${NS}prefix:${prefix}`,
-  accountKeys: (name: string) => `${NS}account-keys:${name}`,
-  allKeys: `${NS}keys`,
-  usage: (account: string, period: string) => `${NS}usage:${account}:${period}`,
-  reservations: (account: string, period: string) => `${NS}reservations:${account}:${period}`,
-  user: (email: string) => `${NS}user:${email}`,
-  session: (hash: string) => `${NS}session:${hash}`,
-  flash: (id: string) => `${NS}flash:${id}`,
-  attempts: (key: string) => `${NS}attempts:${key}`,
-};
 
 /** Usage and reservation keys outlive their month by a safety margin, then expire. */
 const PERIOD_TTL_SECONDS = 40 * 24 * 3600;
@@ -43,20 +31,7 @@ local n = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return n`;
 
-// KEYS: one sorted set per attempt key; ARGV: now, window start, window (ms), id, then the limit of each key
-const ATTEMPT = `
-for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
-  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
-end
-for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, ARGV[1], ARGV[4])
-  redis.call('PEXPIRE', key, ARGV[3])
-end
-return 1`;
-
 type ScriptedRedis = Redis & {
-  attempt(...args: (string | number)[]): Promise<number>;
   quotaReserve(usage: string, reservations: string, limit: number, now: number, expiry: number, id: string, ttl: number): Promise<number>;
   quotaCommit(usage: string, reservations: string, id: string, ttl: number): Promise<number>;
 };
@@ -69,6 +44,8 @@ export function connectRedis(url: string): Redis {
 
 export class RedisKeyStore implements KeyStore {
   private readonly redis: ScriptedRedis;
+  /** Users, sessions, one-time messages and attempts. */
+  private readonly people: RedisPeople;
 
   constructor(url: string) {
     const redis = connectRedis(url);
@@ -82,8 +59,8 @@ export class RedisKeyStore implements KeyStore {
     redis.on('error', () => undefined);
     redis.defineCommand('quotaReserve', { numberOfKeys: 2, lua: RESERVE });
     redis.defineCommand('quotaCommit', { numberOfKeys: 2, lua: COMMIT });
-    redis.defineCommand('attempt', { lua: ATTEMPT });
     this.redis = redis as ScriptedRedis;
+    this.people = new RedisPeople(redis);
   }
 
   async authenticate(key: string): Promise<AuthResult> {
@@ -206,65 +183,33 @@ export class RedisKeyStore implements KeyStore {
     await this.redis.multi().incrby(k.usage(account, period), count).expire(k.usage(account, period), PERIOD_TTL_SECONDS).exec();
   }
 
-  async createUser(email: string, passwordHash: string): Promise<boolean> {
-    if ((await this.redis.exists(k.account(email))) === 1) return false;
-    const created = await this.redis.hsetnx(k.user(email), 'password_hash', passwordHash);
-    if (created === 0) return false;
-    const now = new Date().toISOString();
-    await this.redis
-      .multi()
-      .hset(k.user(email), { account: email, created_at: now })
-      .hsetnx(k.account(email), 'plan', 'free')
-      .hsetnx(k.account(email), 'created_at', now)
-      .exec();
-    return true;
-  }
-
-  async findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
-    const row = await this.redis.hgetall(k.user(email));
-    return row.password_hash ? { email, passwordHash: row.password_hash, account: row.account ?? email } : undefined;
-  }
-
-  async createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
-    await this.redis.set(k.session(tokenHash), email, 'PXAT', expiresAt);
-  }
-
-  async findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
-    void now; // Redis expires sessions itself.
-    const email = await this.redis.get(k.session(tokenHash));
-    if (!email) return undefined;
-    const user = await this.findUser(email);
-    return user && { email, account: user.account };
-  }
-
-  async deleteSession(tokenHash: string): Promise<void> {
-    await this.redis.del(k.session(tokenHash));
-  }
-
-  async putFlash(id: string, value: string, expiresAt: number): Promise<void> {
-    await this.redis.set(k.flash(id), value, 'PXAT', expiresAt);
-  }
-
-  async takeFlash(id: string, now: number): Promise<string | undefined> {
-    void now; // Redis expires the value itself.
-    return (await this.redis.getdel(k.flash(id))) ?? undefined;
-  }
-
   async check(): Promise<boolean> {
     return this.redis.status === 'ready';
   }
 
-  async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
-    const ok = await this.redis.attempt(
-      keys.length,
-      ...keys.map(({ key }) => k.attempts(key)),
-      now,
-      now - windowMs,
-      windowMs,
-      crypto.randomUUID(),
-      ...keys.map(({ max }) => max),
-    );
-    return ok === 1;
+  createUser(email: string, passwordHash: string): Promise<boolean> {
+    return this.people.createUser(email, passwordHash);
+  }
+  findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
+    return this.people.findUser(email);
+  }
+  createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
+    return this.people.createSession(tokenHash, email, expiresAt);
+  }
+  findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
+    return this.people.findSession(tokenHash, now);
+  }
+  deleteSession(tokenHash: string): Promise<void> {
+    return this.people.deleteSession(tokenHash);
+  }
+  putFlash(id: string, value: string, expiresAt: number): Promise<void> {
+    return this.people.putFlash(id, value, expiresAt);
+  }
+  takeFlash(id: string, now: number): Promise<string | undefined> {
+    return this.people.takeFlash(id, now);
+  }
+  recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
+    return this.people.recordAttempt(keys, windowMs, now);
   }
 
   async close(): Promise<void> {

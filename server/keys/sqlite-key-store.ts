@@ -1,65 +1,17 @@
 // The embedded store: one SQLite file (better-sqlite3, WAL mode so that the CLI and the service can use it at once).
-// Holds accounts, hashed keys (never a key itself) and monthly usage. A reservation runs in an IMMEDIATE
-// transaction: the write lock is taken before the count is read, so instances sharing the file cannot both pass the
-// limit. Must not hold document content.
+// Holds accounts, hashed keys (never a key itself) and monthly usage here, and the people who sign in through
+// sqlite-people.ts (same file; tables in sqlite-schema.ts). A reservation runs in an IMMEDIATE transaction: the write
+// lock is taken before the count is read, so instances sharing the file cannot both pass the limit. Must not hold
+// document content.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './api-key';
+import { SCHEMA } from './sqlite-schema';
+import { SqlitePeople } from './sqlite-people';
+import { statementCache } from './sqlite-statements';
 import { KeyStoreError, type AuthResult, type KeyInfo, type KeyStore, type Plan } from './key-store';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS accounts (
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  plan TEXT NOT NULL CHECK (plan IN ('free', 'paid')),
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS api_keys (
-  hash TEXT PRIMARY KEY,
-  prefix TEXT NOT NULL,
-  account_id INTEGER NOT NULL REFERENCES accounts(id),
-  active INTEGER NOT NULL DEFAULT 1,
-  created_at TEXT NOT NULL,
-  last_used_at TEXT
-);
-CREATE INDEX IF NOT EXISTS api_keys_prefix ON api_keys(prefix);
-CREATE TABLE IF NOT EXISTS usage (
-  account TEXT NOT NULL,
-  period TEXT NOT NULL,
-  count INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (account, period)
-);
-CREATE TABLE IF NOT EXISTS reservations (
-  id TEXT PRIMARY KEY,
-  account TEXT NOT NULL,
-  period TEXT NOT NULL,
-  expires_at INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS reservations_account ON reservations(account, period);
-CREATE TABLE IF NOT EXISTS users (
-  email TEXT PRIMARY KEY,
-  password_hash TEXT NOT NULL,
-  account TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS attempts (
-  key TEXT NOT NULL,
-  at INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS attempts_key ON attempts(key, at);
-CREATE TABLE IF NOT EXISTS sessions (
-  token_hash TEXT PRIMARY KEY,
-  email TEXT NOT NULL,
-  expires_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS flash (
-  id TEXT PRIMARY KEY,
-  value TEXT NOT NULL,
-  expires_at INTEGER NOT NULL
-);
-`;
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -75,15 +27,11 @@ interface KeyRow {
 }
 
 export class SqliteKeyStore implements KeyStore {
-  /** Statements by their SQL, each prepared once: better-sqlite3 statements are reusable, and preparing costs a parse. */
-  private readonly statements = new Map<string, Database.Statement>();
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    return statement;
-  }
-
   private readonly db: Database.Database;
+  /** Statements by their SQL, each prepared once. */
+  private readonly sql: (text: string) => Database.Statement;
+  /** Users, sessions, one-time messages and attempts. */
+  private readonly people: SqlitePeople;
   /** The inode of the file opened: a file deleted or replaced under the service is not ready. */
   private readonly inode: number | undefined;
   private readonly file: string;
@@ -100,10 +48,12 @@ export class SqliteKeyStore implements KeyStore {
     // failure may lose the last commits (a few counts of usage), never the database. Every request commits twice.
     this.db.pragma('synchronous = NORMAL');
     // SQLite waits for another process's write lock by blocking this thread, hence the whole service: at most 10 ms
-    // per try here; store-guard.ts tries again asynchronously, then answers 503.
+    // per try here; store-guard.ts tries again asynchronously, then raises store_unavailable.
     this.db.pragma('busy_timeout = 10');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
+    this.sql = statementCache(this.db);
+    this.people = new SqlitePeople(this.db);
     const select = `SELECT k.hash, k.prefix, k.active, k.created_at, k.last_used_at, a.name AS account, a.plan
                     FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
     this.byHash = this.db.prepare(`${select} WHERE k.hash = ?`);
@@ -241,51 +191,6 @@ export class SqliteKeyStore implements KeyStore {
     ).run(account, period, count);
   }
 
-  async createUser(email: string, passwordHash: string): Promise<boolean> {
-    const create = this.db.transaction((): boolean => {
-      if (this.sql('SELECT 1 FROM users WHERE email = ?').get(email)) return false;
-      if (this.sql('SELECT 1 FROM accounts WHERE name = ?').get(email)) return false;
-      const now = new Date().toISOString();
-      this.sql("INSERT INTO accounts (name, plan, created_at) VALUES (?, 'free', ?)").run(email, now);
-      this.sql('INSERT INTO users (email, password_hash, account, created_at) VALUES (?, ?, ?, ?)').run(email, passwordHash, email, now);
-      return true;
-    });
-    return create.immediate();
-  }
-
-  async findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
-    const row = this.sql('SELECT email, password_hash, account FROM users WHERE email = ?').get(email) as
-      { email: string; password_hash: string; account: string } | undefined;
-    return row && { email: row.email, passwordHash: row.password_hash, account: row.account };
-  }
-
-  async createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
-    this.sql('DELETE FROM sessions WHERE expires_at <= ?').run(Date.now());
-    this.sql('INSERT INTO sessions (token_hash, email, expires_at) VALUES (?, ?, ?)').run(tokenHash, email, expiresAt);
-  }
-
-  async findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
-    return this.sql(
-      'SELECT s.email, u.account FROM sessions s JOIN users u ON u.email = s.email WHERE s.token_hash = ? AND s.expires_at > ?',
-    ).get(tokenHash, now) as { email: string; account: string } | undefined;
-  }
-
-  async deleteSession(tokenHash: string): Promise<void> {
-    this.sql('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
-  }
-
-  async putFlash(id: string, value: string, expiresAt: number): Promise<void> {
-    this.sql('INSERT OR REPLACE INTO flash (id, value, expires_at) VALUES (?, ?, ?)').run(id, value, expiresAt);
-  }
-
-  async takeFlash(id: string, now: number): Promise<string | undefined> {
-    const row = this.db
-      .prepare<[string], { value: string; expires_at: number }>('DELETE FROM flash WHERE id = ? RETURNING value, expires_at')
-      .get(id);
-    this.sql('DELETE FROM flash WHERE expires_at <= ?').run(now);
-    return row && row.expires_at > now ? row.value : undefined;
-  }
-
   async check(): Promise<boolean> {
     try {
       if (this.inode !== undefined && fs.statSync(this.file).ino !== this.inode) return false;
@@ -296,16 +201,29 @@ export class SqliteKeyStore implements KeyStore {
     }
   }
 
-  async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
-    const record = this.db.transaction((): boolean => {
-      this.sql('DELETE FROM attempts WHERE at <= ?').run(now - windowMs);
-      const count = this.sql('SELECT COUNT(*) AS n FROM attempts WHERE key = ?');
-      if (keys.some(({ key, max }) => (count.get(key) as { n: number }).n >= max)) return false;
-      const insert = this.sql('INSERT INTO attempts (key, at) VALUES (?, ?)');
-      for (const { key } of keys) insert.run(key, now);
-      return true;
-    });
-    return record.immediate();
+  createUser(email: string, passwordHash: string): Promise<boolean> {
+    return this.people.createUser(email, passwordHash);
+  }
+  findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
+    return this.people.findUser(email);
+  }
+  createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
+    return this.people.createSession(tokenHash, email, expiresAt);
+  }
+  findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
+    return this.people.findSession(tokenHash, now);
+  }
+  deleteSession(tokenHash: string): Promise<void> {
+    return this.people.deleteSession(tokenHash);
+  }
+  putFlash(id: string, value: string, expiresAt: number): Promise<void> {
+    return this.people.putFlash(id, value, expiresAt);
+  }
+  takeFlash(id: string, now: number): Promise<string | undefined> {
+    return this.people.takeFlash(id, now);
+  }
+  recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
+    return this.people.recordAttempt(keys, windowMs, now);
   }
 
   async countKeys(): Promise<number> {

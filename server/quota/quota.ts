@@ -3,7 +3,7 @@
 // releases it on failure: a failed render never uses quota and parallel requests never overshoot.
 // Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the 1st of next month.
 import { DomainError } from '../errors';
-import type { KeyStore, Plan } from '../keys/key-store';
+import type { Plan, UsageStore } from '../keys/key-store';
 
 /** Documents per calendar month for each plan (null: unlimited). */
 export interface PlanLimits {
@@ -47,7 +47,7 @@ export function quotaExceeded(limit: number, plan: Plan, now: Date): DomainError
 
 export class Quota {
   constructor(
-    private readonly store: KeyStore,
+    private readonly store: UsageStore,
     private readonly limits: PlanLimits,
     /** How long a reservation counts if its instance dies before committing or releasing it. */
     private readonly reservationTtlMs: number,

@@ -1,0 +1,53 @@
+// The SQLite store's tables, created when missing: accounts, their hashed keys, usage and reservations (the quota),
+// and the people who sign in (users, sessions, one-time messages, sign-in and wrong-key attempts).
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  plan TEXT NOT NULL CHECK (plan IN ('free', 'paid')),
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  hash TEXT PRIMARY KEY,
+  prefix TEXT NOT NULL,
+  account_id INTEGER NOT NULL REFERENCES accounts(id),
+  active INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT
+);
+CREATE INDEX IF NOT EXISTS api_keys_prefix ON api_keys(prefix);
+CREATE TABLE IF NOT EXISTS usage (
+  account TEXT NOT NULL,
+  period TEXT NOT NULL,
+  count INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account, period)
+);
+CREATE TABLE IF NOT EXISTS reservations (
+  id TEXT PRIMARY KEY,
+  account TEXT NOT NULL,
+  period TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reservations_account ON reservations(account, period);
+CREATE TABLE IF NOT EXISTS users (
+  email TEXT PRIMARY KEY,
+  password_hash TEXT NOT NULL,
+  account TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  key TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_key ON attempts(key, at);
+CREATE TABLE IF NOT EXISTS sessions (
+  token_hash TEXT PRIMARY KEY,
+  email TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS flash (
+  id TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+`;
