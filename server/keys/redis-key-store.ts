@@ -8,6 +8,7 @@ import Redis from 'ioredis';
 import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from './api-key';
 import { k } from './redis-names';
 import { RedisPeople } from './redis-people';
+import { PeopleDelegate } from './people-delegate';
 import { KeyStoreError, type AuthResult, type KeyInfo, type KeyStore, type Plan } from './key-store';
 
 /** Usage and reservation keys outlive their month by a safety margin, then expire. */
@@ -42,12 +43,13 @@ export function connectRedis(url: string): Redis {
   return url.startsWith('unix://') ? new Redis({ ...options, path: url.slice('unix://'.length) }) : new Redis(url, options);
 }
 
-export class RedisKeyStore implements KeyStore {
+export class RedisKeyStore extends PeopleDelegate implements KeyStore {
   private readonly redis: ScriptedRedis;
   /** Users, sessions, one-time messages and attempts. */
-  private readonly people: RedisPeople;
+  protected readonly people: RedisPeople;
 
   constructor(url: string) {
+    super();
     const redis = connectRedis(url);
     // Once connected, a lost connection fails commands at once instead of queueing them until Redis is back (which
     // held requests for half a minute): store-guard.ts then raises store_unavailable. Before the first connection
@@ -185,31 +187,6 @@ export class RedisKeyStore implements KeyStore {
 
   async check(): Promise<boolean> {
     return this.redis.status === 'ready';
-  }
-
-  createUser(email: string, passwordHash: string): Promise<boolean> {
-    return this.people.createUser(email, passwordHash);
-  }
-  findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
-    return this.people.findUser(email);
-  }
-  createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
-    return this.people.createSession(tokenHash, email, expiresAt);
-  }
-  findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
-    return this.people.findSession(tokenHash, now);
-  }
-  deleteSession(tokenHash: string): Promise<void> {
-    return this.people.deleteSession(tokenHash);
-  }
-  putFlash(id: string, value: string, expiresAt: number): Promise<void> {
-    return this.people.putFlash(id, value, expiresAt);
-  }
-  takeFlash(id: string, now: number): Promise<string | undefined> {
-    return this.people.takeFlash(id, now);
-  }
-  recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
-    return this.people.recordAttempt(keys, windowMs, now);
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,7 @@ import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from
 import { SCHEMA } from './sqlite-schema';
 import { SqlitePeople } from './sqlite-people';
 import { statementCache } from './sqlite-statements';
+import { PeopleDelegate } from './people-delegate';
 import { KeyStoreError, type AuthResult, type KeyInfo, type KeyStore, type Plan } from './key-store';
 
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
@@ -26,12 +27,12 @@ interface KeyRow {
   plan: Plan;
 }
 
-export class SqliteKeyStore implements KeyStore {
+export class SqliteKeyStore extends PeopleDelegate implements KeyStore {
   private readonly db: Database.Database;
   /** Statements by their SQL, each prepared once. */
   private readonly sql: (text: string) => Database.Statement;
   /** Users, sessions, one-time messages and attempts. */
-  private readonly people: SqlitePeople;
+  protected readonly people: SqlitePeople;
   /** The inode of the file opened: a file deleted or replaced under the service is not ready. */
   private readonly inode: number | undefined;
   private readonly file: string;
@@ -39,6 +40,7 @@ export class SqliteKeyStore implements KeyStore {
   private readonly touch: Database.Statement<[string, string]>;
 
   constructor(file: string) {
+    super();
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.file = file;
@@ -199,31 +201,6 @@ export class SqliteKeyStore implements KeyStore {
     } catch {
       return false;
     }
-  }
-
-  createUser(email: string, passwordHash: string): Promise<boolean> {
-    return this.people.createUser(email, passwordHash);
-  }
-  findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined> {
-    return this.people.findUser(email);
-  }
-  createSession(tokenHash: string, email: string, expiresAt: number): Promise<void> {
-    return this.people.createSession(tokenHash, email, expiresAt);
-  }
-  findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
-    return this.people.findSession(tokenHash, now);
-  }
-  deleteSession(tokenHash: string): Promise<void> {
-    return this.people.deleteSession(tokenHash);
-  }
-  putFlash(id: string, value: string, expiresAt: number): Promise<void> {
-    return this.people.putFlash(id, value, expiresAt);
-  }
-  takeFlash(id: string, now: number): Promise<string | undefined> {
-    return this.people.takeFlash(id, now);
-  }
-  recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
-    return this.people.recordAttempt(keys, windowMs, now);
   }
 
   async countKeys(): Promise<number> {
