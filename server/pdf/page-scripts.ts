@@ -6,8 +6,6 @@
 
 /** One document's parts, as swapDocument takes them. */
 export interface SwapInput {
-  /** The frame to write first (the page held another theme, or none yet). */
-  frameHtml?: string;
   /** @font-face rules for the faces this page has not loaded yet ('' when it has them all). */
   fontCss: string;
   lang: string;
@@ -61,20 +59,12 @@ export async function writeDocument(html: string): Promise<void> {
 }
 
 /**
- * Puts one document into a page that holds its theme's frame: the fonts it lacks are added (and kept: they are public
+ * Puts one document into a page that holds its theme's frame (written first by writeDocument when it did not): the fonts it lacks are added (and kept: they are public
  * files, not document data), the language, title, author and the document's style are set, and the body is replaced
  * wholesale by a new body element, so nothing of the previous document stays. Returns when its images are decoded and every font it uses has loaded.
  */
 export async function swapDocument(input: SwapInput): Promise<void> {
-  const page = globalThis as unknown as PageGlobals;
-  let doc = page.document;
-  if (input.frameHtml !== undefined) {
-    doc.open();
-    doc.write(input.frameHtml);
-    doc.close();
-    if (doc.readyState !== 'complete') await new Promise<void>((resolve) => page.addEventListener('load', resolve, { once: true }));
-    doc = page.document;
-  }
+  const doc = (globalThis as unknown as PageGlobals).document;
   let added: PageFontFace[] = [];
   if (input.fontCss !== '') {
     const known = new Set(doc.fonts);

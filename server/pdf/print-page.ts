@@ -69,14 +69,19 @@ export async function printPage(
   }
 }
 
+/** Each page function's source text, made once. */
+const SOURCES = new Map<(arg: never) => Promise<void>, string>();
+
 /**
  * Runs one of page-scripts.ts's functions in the page, in one DevTools call on the page's own session. Puppeteer's
  * page.evaluate() does the same with more bookkeeping around it (execution contexts, source URLs): a measurable part
  * of the service's own CPU per document.
  */
 async function evaluateIn<T>(session: CDPSession, fn: (arg: T) => Promise<void>, arg: T): Promise<void> {
+  let source = SOURCES.get(fn);
+  if (source === undefined) SOURCES.set(fn, (source = `(${fn.toString()})`));
   const { exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: `(${fn.toString()})(${JSON.stringify(arg)})`,
+    expression: `${source}(${JSON.stringify(arg)})`,
     awaitPromise: true,
     returnByValue: true,
   });
@@ -90,8 +95,11 @@ async function writeWhole(session: CDPSession, html: string, state: ResidentStat
 
 /** The page's state is updated before the swap: a swap that fails leaves a page that is never used again. */
 async function swapParts(session: CDPSession, doc: PrintDocument, state: ResidentState): Promise<void> {
-  const frameHtml = state.frame === doc.frame.key ? undefined : doc.frame.html;
-  if (frameHtml !== undefined) Object.assign(state, newResidentState(), { frame: doc.frame.key });
+  // Another theme's frame (or none yet): written first, one more round trip only on a change of theme.
+  if (state.frame !== doc.frame.key) {
+    Object.assign(state, newResidentState(), { frame: doc.frame.key });
+    await evaluateIn(session, writeDocument, doc.frame.html);
+  }
   const missing = doc.fonts.filter((face) => !state.fonts.has(face.id));
   for (const face of missing) {
     state.fonts.add(face.id);
@@ -99,7 +107,6 @@ async function swapParts(session: CDPSession, doc: PrintDocument, state: Residen
   }
   const { lang, title, author, css, bodyClass, body } = doc;
   await evaluateIn(session, swapDocument, {
-    frameHtml,
     fontCss: missing.map((face) => face.css).join('\n'),
     lang,
     title,
