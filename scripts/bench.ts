@@ -80,7 +80,8 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
     queueLimit: 1000,
     timeoutMs: config.renderTimeoutMs,
     maxRendersPerBrowser: 0,
-    maxRendersPerPage: config.pageMaxRenders,
+    // That path's own setting: a page written whole, document after document, slowed down with use.
+    maxRendersPerPage: 100,
   });
   await writer.start();
   const writeAndPrint = async () => {

@@ -181,7 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
-    pageMaxRenders: int('PAGE_MAX_RENDERS', 100, 0, 10_000_000),
+    pageMaxRenders: int('PAGE_MAX_RENDERS', 1000, 0, 10_000_000),
     rendererMaxRssMiB: int('RENDERER_MAX_RSS_MB', 1024, 0, 1_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
     trustProxy,

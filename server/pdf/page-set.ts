@@ -24,9 +24,9 @@ export class PageSet {
   readonly counters = { blockedRequests: 0, pagesReplaced: 0 };
 
   /**
-   * `size`: pages kept; `maxRendersPerPage`: renders before a page is replaced (0: never). Writing document after
-   * document into one page made each print slower (measured here: a page's throughput halved within its first 600
-   * renders, while pages replaced every 100 renders kept their first speed).
+   * `size`: pages kept; `maxRendersPerPage`: renders before a page is replaced (0: never). A page written whole for
+   * each document got slower with use (its throughput halved within 600 renders); a resident page, whose body is
+   * replaced, keeps its speed, and is replaced to bound what a renderer accumulates (README: 1,000 by default).
    * `current`: the connected browser, if any (a replacement is only made for the browser that is still there).
    */
   constructor(

@@ -231,8 +231,15 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
       // Each distinct code point is looked up once per document (and each joining one once per family before it).
       const firstOf = new Map<number, Face[]>();
       const seenJoining = new Set<string>();
+      // ASCII, most of any long table, answered from an array before the regex and the map (never joining).
+      const asciiFound: (Face[] | undefined)[] = new Array<Face[] | undefined>(128);
       for (const ch of text) {
         const cp = ch.codePointAt(0)!;
+        const ascii = cp < 128 ? asciiFound[cp] : undefined;
+        if (ascii) {
+          previous = ascii[0]?.family;
+          continue;
+        }
         if (JOINING.test(ch)) {
           const key = `${previous}:${cp}`;
           if (seenJoining.has(key)) continue;
@@ -245,6 +252,7 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
         if (!found) {
           found = lookup(cp, order);
           firstOf.set(cp, found);
+          if (cp < 128) asciiFound[cp] = found;
           for (const f of found) chosen.add(f);
         }
         previous = found[0]?.family;

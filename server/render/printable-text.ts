@@ -15,7 +15,11 @@ const LINE_ENDS = /\r\n?|[\u2028\u2029\u000b\u000c\u0085]/g;
 const BLANK_RUNS = /\n(?:[^\S\n]*\n)+/g;
 const MARK_RUNS = new RegExp(`([\\p{Mn}\\p{Me}]{${MAX_MARKS}})[\\p{Mn}\\p{Me}]+`, 'gu');
 
+/** Text that no rule below changes: printable ASCII only (most cells of a long table: numbers, dates, references). */
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+
 export function printable(text: string): string {
+  if (PLAIN_ASCII.test(text)) return text;
   let out = text.replace(LINE_ENDS, '\n');
   if (out.includes('\n')) {
     out = out
