@@ -6,12 +6,12 @@
 // one NAT or proxy are not locked out by a neighbour's bad key.
 import type { RequestHandler } from 'express';
 import { errors } from '../errors';
-import type { KeyRegistry, PeopleStore } from '../keys/key-store';
+import type { AttemptStore, KeyRegistry } from '../keys/key-store';
 
 const FAILED_KEYS_WINDOW_MS = 60_000;
 
 export function requireApiKey(
-  store: KeyRegistry & Pick<PeopleStore, 'recordAttempt'>,
+  store: KeyRegistry & AttemptStore,
   maxFailures: number,
   clock: () => number = Date.now,
 ): RequestHandler {

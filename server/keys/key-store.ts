@@ -1,8 +1,9 @@
-// The store interface: accounts with a plan, their API keys (hashed) and their monthly usage. The service
-// authenticates and counts quota with it; the keys CLI manages it. Implementations: sqlite-key-store.ts (the embedded
-// default, one file) and redis-key-store.ts (shared by several instances). Both make a reservation atomic: the check
-// of used + reserved against the limit and the new reservation happen as one step, so parallel requests never
-// overshoot, within one instance or across many.
+// The store's interfaces, one per concern: accounts and their API keys (hashed), monthly usage, the people who sign
+// in (users, sessions, one-time messages) and the attempts behind the sign-in and wrong-key limits. The service
+// authenticates and counts quota with it; the keys CLI manages it. Each backend implements every part in a module of
+// its own (sqlite/, redis/) and composes them into one KeyStore (composed-store.ts); each user of the store asks only
+// for the part it needs. Both backends make a reservation atomic: the check of used + reserved against the limit and
+// the new reservation happen as one step, so parallel requests never overshoot, within one instance or across many.
 
 export type Plan = 'free' | 'paid';
 
@@ -55,7 +56,7 @@ export interface UsageStore {
 }
 
 /** People who sign in to manage an account (the account is named by the email it was signed up with). */
-export interface PeopleStore {
+export interface UserStore {
   /** Creates the user and its free-plan account; false when the email is taken. */
   createUser(email: string, passwordHash: string): Promise<boolean>;
   findUser(email: string): Promise<{ email: string; passwordHash: string; account: string } | undefined>;
@@ -67,6 +68,10 @@ export interface PeopleStore {
   putFlash(id: string, value: string, expiresAt: number): Promise<void>;
   /** The value under `id`, removed in the same step; undefined when there is none (or it expired). */
   takeFlash(id: string, now: number): Promise<string | undefined>;
+}
+
+/** Attempts counted in a sliding window (sign-ins per email and address, wrong API keys per address). */
+export interface AttemptStore {
   /**
    * Records one attempt under each key if none has reached its limit within the last `windowMs`; false (nothing
    * recorded) otherwise. Shared by every instance that shares the store, like the quota.
@@ -74,12 +79,17 @@ export interface PeopleStore {
   recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
 }
 
-/** The whole store, as each backend implements it (sqlite-key-store.ts, redis-key-store.ts); each module that uses it
- * asks only for the part it needs. */
-export interface KeyStore extends KeyRegistry, UsageStore, PeopleStore {
+/** Whether the store answers, and its end. */
+export interface StoreHealth {
   /** Whether the store answers (SQLite: its file is still the one opened; Redis: connected), for readiness. */
   check(): Promise<boolean>;
   close(): Promise<void>;
 }
 
+/** The whole store, as each backend composes it (composed-store.ts). */
+export interface KeyStore extends KeyRegistry, UsageStore, UserStore, AttemptStore, StoreHealth {}
+
 export class KeyStoreError extends Error {}
+
+/** Transitional: the account pages ask for users and attempts together (to be replaced by the two). */
+export type PeopleStore = UserStore & AttemptStore;

@@ -1,7 +1,7 @@
 // The store as the service uses it: a store that is busy (SQLite: another process holds the write lock) or down
 // (Redis: no connection) must neither freeze the service nor give a 500. Each call is tried again a few times with
 // asynchronous pauses (the event loop serves other requests meanwhile; SQLite's own busy wait is kept short, see
-// sqlite-key-store.ts), then fails with errors.storeUnavailable() (try again in a second).
+// sqlite/store.ts), then fails with errors.storeUnavailable() (try again in a second).
 // Must not know about HTTP beyond that error.
 import { errors } from '../errors';
 import type { KeyStore } from './key-store';

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { KeyStore } from '../../server/keys/key-store';
-import { RedisKeyStore } from '../../server/keys/redis-key-store';
-import { SqliteKeyStore } from '../../server/keys/sqlite-key-store';
+import { RedisKeyStore } from '../../server/keys/redis/store';
+import { SqliteKeyStore } from '../../server/keys/sqlite/store';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { tempDir } from '../helpers/service';
 

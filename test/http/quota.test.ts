@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { runKeysCli } from '../../server/cli/keys';
 import { errors } from '../../server/errors';
-import { connectRedis, RedisKeyStore } from '../../server/keys/redis-key-store';
+import { connectRedis, RedisKeyStore } from '../../server/keys/redis/store';
 import { periodOf, retryAfterSeconds } from '../../server/quota/quota';
 import { isPdf } from '../helpers/pdf';
 import { startRedis, type TestRedis } from '../helpers/redis';

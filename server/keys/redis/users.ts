@@ -1,33 +1,12 @@
 // The Redis side of the people who sign in to manage an account: users (the account is named by their email),
-// sessions by the hash of their token and one-time messages (Redis expires both), and the attempts behind the
-// sign-in and wrong-key limits (one Lua script, atomic across instances). Shares the store's connection; holds no
-// document content.
-import crypto from 'node:crypto';
+// sessions by the hash of their token and one-time messages (Redis expires both). Shares the store's connection;
+// holds no document content. Key names in names.ts.
 import type Redis from 'ioredis';
-import type { PeopleStore } from './key-store';
-import { k } from './redis-names';
+import type { UserStore } from '../key-store';
+import { k } from './names';
 
-// KEYS: one sorted set per attempt key; ARGV: now, window start, window (ms), id, then the limit of each key
-const ATTEMPT = `
-for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
-  if redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then return 0 end
-end
-for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, ARGV[1], ARGV[4])
-  redis.call('PEXPIRE', key, ARGV[3])
-end
-return 1`;
-
-type AttemptRedis = Redis & { attempt(...args: (string | number)[]): Promise<number> };
-
-export class RedisPeople implements PeopleStore {
-  private readonly redis: AttemptRedis;
-
-  constructor(redis: Redis) {
-    redis.defineCommand('attempt', { lua: ATTEMPT });
-    this.redis = redis as AttemptRedis;
-  }
+export class RedisUsers implements UserStore {
+  constructor(private readonly redis: Redis) {}
 
   async createUser(email: string, passwordHash: string): Promise<boolean> {
     if ((await this.redis.exists(k.account(email))) === 1) return false;
@@ -71,18 +50,5 @@ export class RedisPeople implements PeopleStore {
   async takeFlash(id: string, now: number): Promise<string | undefined> {
     void now; // Redis expires the value itself.
     return (await this.redis.getdel(k.flash(id))) ?? undefined;
-  }
-
-  async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
-    const ok = await this.redis.attempt(
-      keys.length,
-      ...keys.map(({ key }) => k.attempts(key)),
-      now,
-      now - windowMs,
-      windowMs,
-      crypto.randomUUID(),
-      ...keys.map(({ max }) => max),
-    );
-    return ok === 1;
   }
 }

@@ -1,11 +1,10 @@
 // The SQLite side of the people who sign in to manage an account: users (the account is named by their email),
-// sessions by the hash of their token, one-time messages, and the attempts behind the sign-in and wrong-key limits.
-// Shares the store's database; holds no document content.
+// sessions by the hash of their token, and one-time messages. Shares the store's database; holds no document content.
 import type Database from 'better-sqlite3';
-import type { PeopleStore } from './key-store';
-import { statementCache } from './sqlite-statements';
+import type { UserStore } from '../key-store';
+import { statementCache } from './statements';
 
-export class SqlitePeople implements PeopleStore {
+export class SqliteUsers implements UserStore {
   private readonly sql: (text: string) => Database.Statement;
 
   constructor(private readonly db: Database.Database) {
@@ -54,17 +53,5 @@ export class SqlitePeople implements PeopleStore {
       { value: string; expires_at: number } | undefined;
     this.sql('DELETE FROM flash WHERE expires_at <= ?').run(now);
     return row && row.expires_at > now ? row.value : undefined;
-  }
-
-  async recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean> {
-    const record = this.db.transaction((): boolean => {
-      this.sql('DELETE FROM attempts WHERE at <= ?').run(now - windowMs);
-      const count = this.sql('SELECT COUNT(*) AS n FROM attempts WHERE key = ?');
-      if (keys.some(({ key, max }) => (count.get(key) as { n: number }).n >= max)) return false;
-      const insert = this.sql('INSERT INTO attempts (key, at) VALUES (?, ?)');
-      for (const { key } of keys) insert.run(key, now);
-      return true;
-    });
-    return record.immediate();
   }
 }

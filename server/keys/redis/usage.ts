@@ -1,0 +1,72 @@
+// The Redis side of monthly usage and its reservations. A reservation is one Lua script, which Redis runs
+// atomically: expired reservations are dropped, used + reserved is compared with the limit, and the reservation is
+// added, with no other command in between. Key names in names.ts.
+import crypto from 'node:crypto';
+import type Redis from 'ioredis';
+import type { UsageStore } from '../key-store';
+import { k } from './names';
+
+/** Usage and reservation keys outlive their month by a safety margin, then expire. */
+const PERIOD_TTL_SECONDS = 40 * 24 * 3600;
+// KEYS[1] usage, KEYS[2] reservations; ARGV: limit, now (ms), expiry (ms), id, ttl (s)
+const RESERVE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local pending = redis.call('ZCARD', KEYS[2])
+if used + pending >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1`;
+
+// KEYS[1] usage, KEYS[2] reservations; ARGV: id ('' for none), ttl (s)
+const COMMIT = `
+if ARGV[1] ~= '' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+local n = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return n`;
+
+type ScriptedRedis = Redis & {
+  quotaReserve(usage: string, reservations: string, limit: number, now: number, expiry: number, id: string, ttl: number): Promise<number>;
+  quotaCommit(usage: string, reservations: string, id: string, ttl: number): Promise<number>;
+};
+
+export class RedisUsage implements UsageStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(redis: Redis) {
+    redis.defineCommand('quotaReserve', { numberOfKeys: 2, lua: RESERVE });
+    redis.defineCommand('quotaCommit', { numberOfKeys: 2, lua: COMMIT });
+    this.redis = redis as ScriptedRedis;
+  }
+
+  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
+    const id = crypto.randomUUID();
+    const t = now.getTime();
+    const ok = await this.redis.quotaReserve(
+      k.usage(account, period),
+      k.reservations(account, period),
+      limit,
+      t,
+      t + ttlMs,
+      id,
+      PERIOD_TTL_SECONDS,
+    );
+    return ok === 1 ? id : undefined;
+  }
+
+  async commit(account: string, period: string, reservation: string | undefined): Promise<void> {
+    await this.redis.quotaCommit(k.usage(account, period), k.reservations(account, period), reservation ?? '', PERIOD_TTL_SECONDS);
+  }
+
+  async release(account: string, period: string, reservation: string): Promise<void> {
+    await this.redis.zrem(k.reservations(account, period), reservation);
+  }
+
+  async usage(account: string, period: string): Promise<number> {
+    return Number((await this.redis.get(k.usage(account, period))) ?? 0);
+  }
+
+  async addUsage(account: string, period: string, count: number): Promise<void> {
+    await this.redis.multi().incrby(k.usage(account, period), count).expire(k.usage(account, period), PERIOD_TTL_SECONDS).exec();
+  }
+}

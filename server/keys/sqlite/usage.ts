@@ -1,0 +1,63 @@
+// The SQLite side of monthly usage and its reservations. A reservation runs in an IMMEDIATE transaction: the write
+// lock is taken before the count is read, so instances sharing the file cannot both pass the limit. Every statement
+// is prepared once (every request runs them). Shares the store's database (sqlite/store.ts).
+import crypto from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { UsageStore } from '../key-store';
+
+export class SqliteUsage implements UsageStore {
+  private readonly used: Database.Statement<[string, string], { count: number }>;
+  private readonly deleteReservation: Database.Statement<[string]>;
+  private readonly add: Database.Statement<[string, string, number]>;
+  private readonly reservation: Database.Transaction<
+    (id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => string | undefined
+  >;
+  private readonly count: Database.Transaction<(account: string, period: string, reservation: string | undefined) => void>;
+
+  constructor(db: Database.Database) {
+    const expire = db.prepare('DELETE FROM reservations WHERE account = ? AND period = ? AND expires_at <= ?');
+    const used = db.prepare<[string, string], { count: number }>('SELECT count FROM usage WHERE account = ? AND period = ?');
+    const pending = db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM reservations WHERE account = ? AND period = ?');
+    const insertReservation = db.prepare('INSERT INTO reservations (id, account, period, expires_at) VALUES (?, ?, ?, ?)');
+    const deleteReservation = db.prepare<[string]>('DELETE FROM reservations WHERE id = ?');
+    const countOne = db.prepare(
+      'INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1',
+    );
+    this.used = used;
+    this.deleteReservation = deleteReservation;
+    this.add = db.prepare(
+      'INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count',
+    );
+    this.reservation = db.transaction((id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => {
+      expire.run(account, period, t);
+      const n = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
+      if (n >= limit) return undefined;
+      insertReservation.run(id, account, period, t + ttlMs);
+      return id;
+    });
+    this.count = db.transaction((account: string, period: string, reservation: string | undefined) => {
+      if (reservation) deleteReservation.run(reservation);
+      countOne.run(account, period);
+    });
+  }
+
+  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
+    return this.reservation.immediate(crypto.randomUUID(), account, period, now.getTime(), ttlMs, limit);
+  }
+
+  async commit(account: string, period: string, reservation: string | undefined): Promise<void> {
+    this.count.immediate(account, period, reservation);
+  }
+
+  async release(_account: string, _period: string, reservation: string): Promise<void> {
+    this.deleteReservation.run(reservation);
+  }
+
+  async usage(account: string, period: string): Promise<number> {
+    return this.used.get(account, period)?.count ?? 0;
+  }
+
+  async addUsage(account: string, period: string, count: number): Promise<void> {
+    this.add.run(account, period, count);
+  }
+}
