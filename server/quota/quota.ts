@@ -3,6 +3,7 @@
 // releases it on failure: a failed render never uses quota and parallel requests never overshoot.
 // Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the 1st of next month.
 import { DomainError } from '../errors';
+import { countedMessage } from '../messages';
 import type { Plan, UsageStore } from '../keys/key-store';
 
 /** Documents per calendar month for each plan (null: unlimited). */
@@ -38,11 +39,9 @@ export function retryAfterSeconds(now: Date): number {
 export function quotaExceeded(limit: number, plan: Plan, now: Date): DomainError {
   const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
   const retry = retryAfterSeconds(now);
-  return new DomainError(
-    'quota_exceeded',
-    `You have used the monthly limit of ${limit} documents of the ${plan} plan. It resets at ${reset} (in ${retry} s); a paid plan raises it.`,
-    { retryAfterSeconds: retry },
-  );
+  return new DomainError('quota_exceeded', countedMessage('quota_exceeded', limit, { plan, reset, retry: String(retry) }), {
+    retryAfterSeconds: retry,
+  });
 }
 
 export class Quota {
