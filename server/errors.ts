@@ -32,6 +32,13 @@ export const ERROR_CODES = [
   'client_closed_request',
   'store_unavailable',
   'internal',
+  // The account pages' own answers (HTML, server/http/account/error-page.ts), never the API's.
+  'invalid_form',
+  'wrong_credentials',
+  'form_expired',
+  'key_not_found',
+  'email_taken',
+  'too_many_sign_ins',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -195,6 +202,34 @@ export const errors = {
     return new DomainError('unsupported_type', `UBL output is available for invoice, receipt and credit_note, not ${type}`, {
       details: [{ field: 'type', message: `UBL output is available for invoice, receipt and credit_note, not ${type}` }],
     });
+  },
+  /** Account pages: the sign-up email does not look like an email address. */
+  invalidEmail(): DomainError {
+    return new DomainError('invalid_form', 'Enter a valid email address.');
+  },
+  /** Account pages: the new password breaks the policy; `reason` says which rule (accounts/passwords.ts). */
+  weakPassword(reason: string): DomainError {
+    return new DomainError('invalid_form', reason);
+  },
+  /** Account pages: one sentence for an unknown email and a wrong password, so that neither is told apart. */
+  wrongCredentials(): DomainError {
+    return new DomainError('wrong_credentials', 'Email or password is incorrect.');
+  },
+  /** Account pages: a form without a valid CSRF token, or posted from another site. */
+  formExpired(): DomainError {
+    return new DomainError('form_expired', 'The form has expired or did not come from this site. Reload the page and try again.');
+  },
+  /** Account pages: the signed-in account has no key with this prefix (someone else's key is no key at all). */
+  keyNotFound(): DomainError {
+    return new DomainError('key_not_found', 'No such key.');
+  },
+  emailTaken(): DomainError {
+    return new DomainError('email_taken', 'An account with this email already exists. Sign in instead.');
+  },
+  /** Account pages: the sign-in attempts of an email or of a client address are used up for the window. */
+  tooManySignIns(retryAfterSeconds: number): DomainError {
+    const wait = retryAfterSeconds === 60 ? 'a minute' : `${retryAfterSeconds} s`;
+    return new DomainError('too_many_sign_ins', `Too many sign-in attempts. Wait ${wait} and try again.`, { retryAfterSeconds });
   },
   internal(requestId: string, cause?: unknown): DomainError {
     return new DomainError('internal', `Internal error (request id ${requestId})`, { cause });

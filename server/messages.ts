@@ -33,8 +33,10 @@ function load(): I18n {
 }
 
 const i18n = load();
+// The locale its `__n(phrase, count, values)` form reads (the only one it has).
+i18n.setLocale('en');
 
 /** The message `key` for `count` things, with its other values filled in. */
 export function countedMessage<K extends keyof CountedMessages>(key: K, count: number, values: CountedMessages[K]): string {
-  return i18n.__n({ singular: key, plural: key, locale: 'en', count }, { ...values, limit: count.toLocaleString('en-US') });
+  return i18n.__n(key, count, { ...values, limit: count.toLocaleString('en-US') });
 }

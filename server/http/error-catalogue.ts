@@ -38,6 +38,22 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   render_timeout: { status: 503, meaning: 'The document was not printed within RENDER_TIMEOUT_MS (queue wait included).' },
   render_failed: { status: 503, meaning: 'The renderer failed twice on the document (crashed, or over its memory limit).' },
   store_unavailable: { status: 503, meaning: 'The key store is busy or unreachable; retry after `Retry-After`.' },
+  // The account pages' own answers: the same statuses and headers, an HTML page for a body (account/error-page.ts).
+  invalid_form: {
+    status: 400,
+    meaning: 'Account pages (HTML): the email is not an email address or the password is too weak; the form says which.',
+  },
+  wrong_credentials: { status: 401, meaning: 'Account pages (HTML): the email or the password is wrong (one answer for both).' },
+  form_expired: {
+    status: 403,
+    meaning: 'Account pages (HTML): the form has no valid CSRF token, or was posted from another site (`Origin`).',
+  },
+  key_not_found: { status: 404, meaning: 'Account pages (HTML): the signed-in account has no key with this prefix.' },
+  email_taken: { status: 409, meaning: 'Account pages (HTML): an account with this email exists already.' },
+  too_many_sign_ins: {
+    status: 429,
+    meaning: 'Account pages (HTML): too many sign-in attempts for the email or from the address; retry after `Retry-After`.',
+  },
 };
 
 export interface ErrorResponse {

@@ -90,6 +90,3 @@ export interface StoreHealth {
 export interface KeyStore extends KeyRegistry, UsageStore, UserStore, AttemptStore, StoreHealth {}
 
 export class KeyStoreError extends Error {}
-
-/** Transitional: the account pages ask for users and attempts together (to be replaced by the two). */
-export type PeopleStore = UserStore & AttemptStore;
