@@ -1,5 +1,10 @@
 // The validated document: the one shape every later stage (totals, HTML, UBL) reads.
-// Owns the list of types and the TypeScript view of the request after validation. No I/O, no engine imports.
+// Owns the list of types and the TypeScript view of the request after validation, with defaults applied; the shapes
+// the schemas define (line items, custom fields, payment methods, e-invoice data) are the ones generated from them
+// (schema-types.ts). No I/O, no engine imports.
+import type { CustomField, EInvoice, LineItem, PaymentMethod } from './schema-types';
+
+export type { CustomField, EInvoice, EInvoiceParty, LineItem, PaymentMethod } from './schema-types';
 
 export const DOCUMENT_TYPES = [
   'invoice',
@@ -55,27 +60,6 @@ export type LabelKey = (typeof LABEL_KEYS)[number];
 /** `true`: flat amount; `'%'`: percent rate; `false`: off. */
 export type SubtotalMode = boolean | '%';
 
-export interface LineItem {
-  name?: string;
-  quantity?: number;
-  unit_cost?: number;
-  description?: string;
-  date?: string;
-  reference?: string;
-  payment?: number;
-}
-
-export interface CustomField {
-  name: string;
-  value?: string;
-}
-
-export interface PaymentMethod {
-  type: 'url';
-  name: string;
-  url: string;
-}
-
 export interface DocumentRequest {
   type: DocumentType;
   theme: 'classic' | 'slate';
@@ -108,31 +92,5 @@ export interface DocumentRequest {
   e_invoice?: EInvoice;
 }
 
-export interface EInvoiceParty {
-  name?: string;
-  /** ISO 3166-1 alpha-2, upper case. */
-  country?: string;
-  vat_id?: string;
-  company_id?: string;
-  street?: string;
-  additional_street?: string;
-  city?: string;
-  postal_code?: string;
-  region?: string;
-  endpoint?: { scheme: string; id: string };
-  email?: string;
-  contact_name?: string;
-  phone?: string;
-}
-
-export type TaxCategoryCode = 'S' | 'Z' | 'E' | 'AE' | 'G' | 'O';
-
-export interface EInvoice {
-  seller?: EInvoiceParty;
-  buyer?: EInvoiceParty;
-  buyer_reference?: string;
-  tax_category?: TaxCategoryCode;
-  tax_exemption_reason?: string;
-  tax_exemption_reason_code?: string;
-  payment_means?: { code?: string; iban?: string; bic?: string; account_name?: string; payment_id?: string };
-}
+/** UNCL5305 VAT category of the lines. */
+export type TaxCategoryCode = NonNullable<EInvoice['tax_category']>;

@@ -79,7 +79,8 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
     const f = fields as Record<string, Json>;
     for (const key of ['tax', 'discounts', 'shipping']) {
       const v = f[key];
-      if (typeof v === 'string' && v.trim().toLowerCase() in TOGGLE_STRINGS) {
+      // Own keys only: `constructor` or `__proto__` are not toggles.
+      if (typeof v === 'string' && Object.hasOwn(TOGGLE_STRINGS, v.trim().toLowerCase())) {
         f[key] = TOGGLE_STRINGS[v.trim().toLowerCase()];
       }
     }

@@ -7,7 +7,9 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Limits } from '../config';
 import { isCurrencyCode } from '../money/currency';
+import { isCountryCode } from './country';
 import { DOCUMENT_TYPES, type DocumentType } from './model';
+import type { DocumentBody } from './schema-types';
 
 export class SchemaLoadError extends Error {
   constructor(readonly problems: string[]) {
@@ -18,11 +20,11 @@ export class SchemaLoadError extends Error {
 
 export interface TypeSchema {
   type: DocumentType;
-  validate: ValidateFunction;
-  /** Top-level fields this type accepts (anything else is ignored, as unknown fields are). */
+  /** The type's schema: a body it passes is a DocumentBody (generated from schemas/, see schema-types.ts). */
+  validate: ValidateFunction<DocumentBody>;
+  /** Top-level fields this type accepts (anything else is ignored, as unknown fields are; fields interface.md says
+   * the type does not accept are refused by its schema when sent with a value). */
   accepted: ReadonlySet<string>;
-  /** Fields interface.md says this type does not accept: sending a non-empty value is a 400. */
-  refused: ReadonlySet<string>;
 }
 
 export interface SchemaRegistry {
@@ -50,13 +52,6 @@ function applyLimits(node: unknown, limits: Limits): void {
     if (typeof n.minimum === 'number' && n.minimum < 0) n.minimum = -value;
   }
   for (const child of Object.values(n)) applyLimits(child, limits);
-}
-
-const regions = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
-
-/** An ISO 3166-1 alpha-2 code that ICU knows as a region. */
-function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && regions.of(code) !== undefined;
 }
 
 function isEmptyValue(data: unknown): boolean {
@@ -129,11 +124,11 @@ export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
       continue;
     }
     try {
-      const validate = ajv.compile(schema);
+      const validate = ajv.compile<DocumentBody>(schema);
       const own = (schema.properties as Record<string, SchemaNode> | undefined) ?? {};
       const refused = new Set(Object.keys(own).filter((k) => own[k]?.notAccepted === true));
       const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
-      types.set(type, { type, validate, accepted, refused });
+      types.set(type, { type, validate, accepted });
     } catch (err) {
       problems.push(`${type}.json: ${(err as Error).message}`);
     }

@@ -5,6 +5,7 @@ import { errors, type FieldProblem } from '../errors';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
 import { normalizeRequest } from './normalize';
 import type { ErrorObject, SchemaRegistry } from './schema-registry';
+import type { DocumentBody } from './schema-types';
 
 /** What a well-formed value looks like, for pattern failures. */
 const PATTERN_HINTS: Record<string, string> = {
@@ -155,15 +156,10 @@ function toProblems(errs: ErrorObject[], type: DocumentType): FieldProblem[] {
   return out;
 }
 
-export interface ValidateOptions {
-  /** The type to use when the body has none. */
-  defaultType?: DocumentType;
-}
-
-export function validateDocument(registry: SchemaRegistry, body: unknown, options: ValidateOptions = {}): DocumentRequest {
+export function validateDocument(registry: SchemaRegistry, body: unknown): DocumentRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
   const doc = normalizeRequest(body as Record<string, unknown>);
-  const rawType = doc.type ?? options.defaultType ?? 'invoice';
+  const rawType = doc.type ?? 'invoice';
   if (!isDocumentType(rawType)) {
     throw errors.validation([{ field: 'type', message: `type must be one of ${DOCUMENT_TYPES.join(', ')}` }]);
   }
@@ -179,32 +175,28 @@ export function validateDocument(registry: SchemaRegistry, body: unknown, option
   return toDocument(doc, rawType, schema.accepted);
 }
 
-function toDocument(doc: Record<string, unknown>, type: DocumentType, accepted: ReadonlySet<string>): DocumentRequest {
-  const pick = <T>(key: string): T | undefined => (accepted.has(key) ? (doc[key] as T | undefined) : undefined);
-  const fields = (doc.fields ?? {}) as Record<string, unknown>;
+/** The validated body with its defaults, keeping only the fields its type accepts. */
+function toDocument(doc: DocumentBody, type: DocumentType, accepted: ReadonlySet<string>): DocumentRequest {
+  const pick = <K extends keyof DocumentBody>(key: K): DocumentBody[K] | undefined => (accepted.has(key) ? doc[key] : undefined);
   const labels: DocumentRequest['labels'] = {};
   for (const key of LABEL_KEYS) {
-    const v = pick<string>(key);
+    const v = pick(key);
     if (v !== undefined) labels[key] = v;
   }
   return {
     type,
-    theme: pick<DocumentRequest['theme']>('theme') ?? 'classic',
-    page_size: pick<DocumentRequest['page_size']>('page_size') ?? 'letter',
+    theme: pick('theme') ?? 'classic',
+    page_size: pick('page_size') ?? 'letter',
     logo: pick('logo'),
-    from: doc.from as string,
-    to: doc.to as string,
+    from: doc.from,
+    to: doc.to,
     ship_to: pick('ship_to'),
     number: pick('number'),
-    currency: pick<string>('currency') ?? 'USD',
+    currency: pick('currency') ?? 'USD',
     custom_fields: pick('custom_fields') ?? [],
     date: pick('date'),
-    items: doc.items as DocumentRequest['items'],
-    fields: {
-      tax: (fields.tax as DocumentRequest['fields']['tax'] | undefined) ?? '%',
-      discounts: (fields.discounts as DocumentRequest['fields']['discounts'] | undefined) ?? false,
-      shipping: (fields.shipping as DocumentRequest['fields']['shipping'] | undefined) ?? false,
-    },
+    items: doc.items,
+    fields: { tax: doc.fields?.tax ?? '%', discounts: doc.fields?.discounts ?? false, shipping: doc.fields?.shipping ?? false },
     discounts: pick('discounts'),
     tax: pick('tax'),
     shipping: pick('shipping'),

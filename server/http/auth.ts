@@ -10,11 +10,7 @@ import type { AttemptStore, KeyRegistry } from '../keys/key-store';
 
 const FAILED_KEYS_WINDOW_MS = 60_000;
 
-export function requireApiKey(
-  store: KeyRegistry & AttemptStore,
-  maxFailures: number,
-  clock: () => number = Date.now,
-): RequestHandler {
+export function requireApiKey(store: KeyRegistry & AttemptStore, maxFailures: number, clock: () => number = Date.now): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     const m = header ? /^\s*Bearer\s+(\S+)\s*$/i.exec(header) : null;

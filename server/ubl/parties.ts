@@ -2,6 +2,7 @@
 // lines, a `VAT ID: …` line the VAT identifier whose prefix gives the country), overridden field by field by the
 // structured `e_invoice.seller` / `e_invoice.buyer`. Pure functions; no XML here.
 import type { EInvoiceParty } from '../documents/model';
+import { isCountryCode } from '../documents/country';
 
 export interface UblParty {
   name: string;
@@ -21,18 +22,18 @@ export interface UblParty {
   phone?: string;
 }
 
-/** `VAT ID: BE 0123.456.749`, `VAT: …`, `VAT No. …`, `VAT number …`, `VAT reg. no: …` */
+/** `VAT ID: BE 0123.456.749`, `VAT: …`, `VAT No. …`, `VAT number …`, `VAT reg. no: …`. "VAT" and the word after it
+ * end where a letter does not follow (a street in Vaterstetten or Vatican City is an address line), and an
+ * identifier has a digit. */
 const VAT_LINE =
-  /^\s*VAT(?:\s*(?:ID|identifier|no\.?|number|reg(?:istration)?\.?(?:\s*no\.?)?))?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9 .\-/]{1,30})\s*$/i;
-
-const regions = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
+  /^\s*VAT(?![A-Za-z])(?:\s*(?:ID|identifier|no\.?|number|reg(?:istration)?\.?(?:\s*no\.?)?)(?![A-Za-z]))?\s*[:#]?\s*(?=[^\d]*\d)([A-Za-z0-9][A-Za-z0-9 .\-/]{1,30})\s*$/i;
 
 /** The country of a VAT identifier's prefix (EL is Greece's VAT prefix for GR), when it is a real country. */
 export function countryOfVatId(vatId: string): string | undefined {
   const prefix = vatId.slice(0, 2).toUpperCase();
   if (!/^[A-Z]{2}$/.test(prefix)) return undefined;
   const country = prefix === 'EL' ? 'GR' : prefix;
-  return regions.of(country) !== undefined ? country : undefined;
+  return isCountryCode(country) ? country : undefined;
 }
 
 export function partyFrom(freeText: string, structured: EInvoiceParty = {}): UblParty {

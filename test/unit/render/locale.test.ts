@@ -1,9 +1,9 @@
 // Accept-Language negotiation (decisions §3): never an error, the best supported language, the full tag kept.
 import path from 'node:path';
 import { expect } from 'chai';
-import { projectRoot } from '../../server/config';
-import { loadCatalogues } from '../../server/render/catalogues';
-import { negotiateLocale } from '../../server/render/locale';
+import { projectRoot } from '../../../server/config';
+import { loadCatalogues } from '../../../server/render/catalogues';
+import { negotiateLocale } from '../../../server/render/locale';
 
 /** The languages of locales/ with their default tags (de-DE, en-US, es-ES, fr-FR, th-TH). */
 const SUPPORTED = loadCatalogues(path.join(projectRoot(), 'locales')).defaultTags;

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { fetchLogo, isPublicAddress } from '../../server/logo/fetch-logo';
-import { solidPng } from '../helpers/png';
+import { fetchLogo, isPublicAddress } from '../../../server/logo/fetch-logo';
+import { solidPng } from '../../helpers/png';
 
 describe('logo fetcher', function () {
   let server: http.Server;

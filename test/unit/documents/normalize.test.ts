@@ -1,0 +1,145 @@
+// Request clean-up before validation (documents/normalize.ts, decisions §1): empty strings and nulls are absent at any
+// depth, form-style lists become lists, numeric strings must be decimals, toggles and codes are read as clients write
+// them. It never rejects: whatever it cannot read is left for the schema to report.
+import { expect } from 'chai';
+import { normalizeRequest } from '../../../server/documents/normalize';
+
+const NOT_A_DECIMAL = { notADecimal: true };
+
+describe('request normalization', function () {
+  it('drops null and empty-string members at any depth, and leaves the body it was given alone', function () {
+    const body = {
+      from: 'Acme',
+      to: '',
+      notes: null,
+      items: [{ name: 'Consulting', description: '', quantity: null, unit_cost: 150 }],
+      e_invoice: { seller: { name: '', vat_id: null, city: 'Ghent' } },
+    };
+    const before = structuredClone(body);
+    expect(normalizeRequest(body)).to.deep.equal({
+      from: 'Acme',
+      items: [{ name: 'Consulting', unit_cost: 150 }],
+      e_invoice: { seller: { city: 'Ghent' } },
+    });
+    expect(body).to.deep.equal(before);
+  });
+
+  it('keeps zeros, false and list entries as sent (the schema judges them)', function () {
+    const out = normalizeRequest({ tax: 0, amount_paid: '0', fields: { tax: false }, items: [null, '', { name: 'a', quantity: 0 }] });
+    expect(out).to.deep.equal({ tax: 0, amount_paid: '0', fields: { tax: false }, items: [null, '', { name: 'a', quantity: 0 }] });
+  });
+
+  it('turns vertical tabs and form feeds (Word line and page breaks) into line breaks', function () {
+    expect(normalizeRequest({ notes: 'Line 1\u000bLine 2\fPage 2', items: [{ description: 'a\u000bb' }] })).to.deep.equal({
+      notes: 'Line 1\nLine 2\nPage 2',
+      items: [{ description: 'a\nb' }],
+    });
+  });
+
+  it('drops a __proto__ member instead of letting it become the prototype', function () {
+    const out = normalizeRequest(
+      JSON.parse('{"from": "A", "__proto__": {"tax": 99, "from": "evil"}, "items": [{"__proto__": {"unit_cost": 5}}]}'),
+    );
+    expect(Object.getPrototypeOf(out)).to.equal(Object.prototype);
+    expect(out.tax).to.equal(undefined);
+    expect(out.from).to.equal('A');
+    expect((out.items as Record<string, unknown>[])[0]!.unit_cost).to.equal(undefined);
+  });
+
+  it('turns a list sent as an object keyed by index (form bodies) into a list in numeric order', function () {
+    const out = normalizeRequest({
+      items: { '10': { name: 'k' }, '2': { name: 'c' }, '0': { name: 'a' } },
+      custom_fields: { '0': { name: 'PO', value: '42' } },
+      payment_methods: { '1': { type: 'url', name: 'Pay', url: 'https://pay.example' } },
+    });
+    expect(out.items).to.deep.equal([{ name: 'a' }, { name: 'c' }, { name: 'k' }]);
+    expect(out.custom_fields).to.deep.equal([{ name: 'PO', value: '42' }]);
+    expect(out.payment_methods).to.deep.equal([{ type: 'url', name: 'Pay', url: 'https://pay.example' }]);
+    // Keys that are not all indexes: left as an object for the schema to refuse.
+    expect(normalizeRequest({ items: { '0': { name: 'a' }, name: 'b' } }).items).to.deep.equal({ '0': { name: 'a' }, name: 'b' });
+  });
+
+  it('reads numeric strings only as decimals: no hex, binary, octal, Infinity, thousands separators or other digits', function () {
+    for (const text of ['12', '1234567.89', '-0.25', '+3', '.5', '5.', '1e3', '2.5E-4', ' 7 ']) {
+      expect(normalizeRequest({ tax: text }).tax, text).to.equal(text);
+    }
+    for (const text of ['0x10', '0b11', '0o17', 'Infinity', '-Infinity', 'NaN', '1,000', '1 000', '1e', '12%', '$5', '١٢']) {
+      expect(normalizeRequest({ tax: text }).tax, text).to.deep.equal(NOT_A_DECIMAL);
+    }
+    const out = normalizeRequest({
+      discounts: '10%',
+      shipping: '0x1F',
+      amount_paid: 'abc',
+      amount_refunded: '5',
+      items: [{ name: '0x10', quantity: '0x10', unit_cost: 'Infinity', payment: '12.50' }],
+    });
+    expect(out).to.deep.equal({
+      discounts: NOT_A_DECIMAL,
+      shipping: NOT_A_DECIMAL,
+      amount_paid: NOT_A_DECIMAL,
+      amount_refunded: '5',
+      items: [{ name: '0x10', quantity: NOT_A_DECIMAL, unit_cost: NOT_A_DECIMAL, payment: '12.50' }],
+    });
+  });
+
+  it('drops custom fields with neither name nor value (unused form rows), keeps the others', function () {
+    const out = normalizeRequest({ custom_fields: [{ name: '', value: null }, { name: 'PO' }, {}, { value: 'orphan' }] });
+    expect(out.custom_fields).to.deep.equal([{ name: 'PO' }, { value: 'orphan' }]);
+  });
+
+  it('reads the legacy invoice_number_title as number_title, unless number_title is sent too', function () {
+    expect(normalizeRequest({ invoice_number_title: 'Invoice No.' })).to.deep.equal({ number_title: 'Invoice No.' });
+    expect(normalizeRequest({ invoice_number_title: 'Old', number_title: 'New' })).to.deep.equal({ number_title: 'New' });
+  });
+
+  it('reads toggles sent as text, in any case and with spaces; leaves anything else for the schema', function () {
+    expect(normalizeRequest({ fields: { tax: ' % ', discounts: 'TRUE', shipping: 'False' } }).fields).to.deep.equal({
+      tax: '%',
+      discounts: true,
+      shipping: false,
+    });
+    expect(normalizeRequest({ fields: { tax: 'yes', discounts: 1 } }).fields).to.deep.equal({ tax: 'yes', discounts: 1 });
+  });
+
+  it('writes codes as the schemas expect them: currency, type, countries, VAT ids, tax category, IBAN and BIC', function () {
+    const out = normalizeRequest({
+      currency: ' eur ',
+      type: ' Credit_Note ',
+      e_invoice: {
+        seller: { country: ' be ', vat_id: 'be 0123.456-749' },
+        buyer: { country: 'nl', vat_id: 'nl 8547.12.345.b01' },
+        tax_category: ' ae ',
+        payment_means: { code: 30, iban: 'be71 0961 2345 6769', bic: 'gkcc bebb' },
+      },
+    });
+    expect(out).to.deep.equal({
+      currency: 'EUR',
+      type: 'credit_note',
+      e_invoice: {
+        seller: { country: 'BE', vat_id: 'BE0123456749' },
+        buyer: { country: 'NL', vat_id: 'NL854712345B01' },
+        tax_category: 'AE',
+        payment_means: { code: '30', iban: 'BE71096123456769', bic: 'GKCCBEBB' },
+      },
+    });
+  });
+
+  it('never throws, whatever the shape', function () {
+    for (const body of [
+      {},
+      { items: 'abc', fields: [], e_invoice: 'x', custom_fields: 5 },
+      { items: [[1], 2, 'x'], e_invoice: { seller: 'x', buyer: [], payment_means: 'x' } },
+      { fields: null, currency: 7, type: ['invoice'] },
+    ]) {
+      expect(() => normalizeRequest(body as Record<string, unknown>), JSON.stringify(body)).to.not.throw();
+    }
+  });
+
+  it("reads only the toggles' own words: constructor or __proto__ stay the strings sent (the schema refuses them)", function () {
+    expect(normalizeRequest({ fields: { tax: 'constructor', discounts: '__proto__', shipping: 'toString' } }).fields).to.deep.equal({
+      tax: 'constructor',
+      discounts: '__proto__',
+      shipping: 'toString',
+    });
+  });
+});

@@ -1,0 +1,153 @@
+// The VAT breakdown of a UBL document (ubl/tax-breakdown.ts), from the shared totals: EN 16931's arithmetic holds
+// (BR-CO-14: the subtotals' tax adds up to the total; BR-S-08: each standard-rated taxable amount times its rate gives
+// its tax), shipping is zero rated beside a standard-rated document, a flat tax becomes the rate that reproduces it,
+// and what UBL cannot express is a 400 naming the field.
+import { expect } from 'chai';
+import type { DocumentRequest } from '../../../server/documents/model';
+import { DomainError } from '../../../server/errors';
+import { computeTotals, roundMoney, type Totals } from '../../../server/money/totals';
+import { taxBreakdown, type TaxBreakdown } from '../../../server/ubl/tax-breakdown';
+
+const OFF = { tax: false, discounts: false, shipping: false } as const;
+
+function doc(fields: Partial<DocumentRequest>): DocumentRequest {
+  return {
+    type: 'invoice',
+    theme: 'classic',
+    page_size: 'a4',
+    from: 'Acme NV\nVAT: BE0123456749',
+    to: 'Client BV',
+    currency: 'EUR',
+    custom_fields: [],
+    items: [{ name: 'Consulting', quantity: 1, unit_cost: 100 }],
+    fields: OFF,
+    payment_methods: [],
+    labels: {},
+    ...fields,
+  };
+}
+
+/** The breakdown, after checking the sums EN 16931 holds every e-invoice to. */
+function breakdown(d: DocumentRequest, anyVatId = true): { b: TaxBreakdown; totals: Totals } {
+  const totals = computeTotals(d);
+  const b = taxBreakdown(d, totals, anyVatId);
+  const tax = b.subtotals.reduce((sum, s) => sum.add(s.tax), totals.tax.amount.mul(0));
+  const taxable = b.subtotals.reduce((sum, s) => sum.add(s.taxable), totals.tax.amount.mul(0));
+  expect(tax.eq(b.total), 'BR-CO-14: tax subtotals add up to the tax total').to.equal(true);
+  expect(b.total.eq(totals.tax.amount), 'the tax total is the document tax').to.equal(true);
+  expect(taxable.eq(totals.taxExclusive), 'taxable amounts add up to the total without tax').to.equal(true);
+  for (const s of b.subtotals.filter((x) => x.category.id === 'S')) {
+    expect(roundMoney(s.taxable.mul(s.category.percent).div(100), totals.minorUnits).eq(s.tax), 'BR-S-08').to.equal(true);
+  }
+  return { b, totals };
+}
+
+const plain = (b: TaxBreakdown) =>
+  b.subtotals.map((s) => [s.category.id, s.category.percent.toFixed(), s.taxable.toFixed(), s.tax.toFixed()]);
+
+function refusal(d: DocumentRequest, anyVatId = true): { field: string; message: string } {
+  try {
+    taxBreakdown(d, computeTotals(d), anyVatId);
+  } catch (err) {
+    expect(err).to.be.instanceOf(DomainError);
+    expect((err as DomainError).code).to.equal('validation_failed');
+    return (err as DomainError).facts.details![0]!;
+  }
+  throw new Error('the breakdown was accepted');
+}
+
+describe('UBL tax breakdown', function () {
+  it('a seven-figure invoice at 21%: the lines standard rated, shipping zero rated beside them', function () {
+    const { b } = breakdown(
+      doc({
+        items: [{ name: 'Licences', quantity: 3, unit_cost: 411522.63 }],
+        fields: { tax: '%', discounts: false, shipping: true },
+        tax: 21,
+        shipping: 25,
+      }),
+    );
+    expect(plain(b)).to.deep.equal([
+      ['S', '21', '1234567.89', '259259.26'],
+      ['Z', '0', '25', '0'],
+    ]);
+    expect(b.lines).to.deep.include({ id: 'S' });
+    expect(b.shipping.id).to.equal('Z');
+  });
+
+  it('percent discount before a sub-percent rate (8.875%) and percent shipping: the discounted amount is taxed', function () {
+    const { b } = breakdown(doc({ fields: { tax: '%', discounts: '%', shipping: '%' }, tax: 8.875, discounts: 10, shipping: 5 }));
+    expect(plain(b)).to.deep.equal([
+      ['S', '8.875', '90', '7.99'],
+      ['Z', '0', '4.5', '0'],
+    ]);
+  });
+
+  it('one standard-rated subtotal when there is no shipping, also with a flat discount', function () {
+    const { b } = breakdown(doc({ fields: { tax: '%', discounts: true, shipping: false }, tax: 19, discounts: 12.5 }));
+    expect(plain(b)).to.deep.equal([['S', '19', '87.5', '16.63']]);
+  });
+
+  it('turns a flat tax into the rate, with the fewest decimals, that reproduces it', function () {
+    expect(plain(breakdown(doc({ items: [{ name: 'a', unit_cost: 99 }], fields: { ...OFF, tax: true }, tax: 7.92 })).b)).to.deep.equal([
+      ['S', '8', '99', '7.92'],
+    ]);
+    // A cent of tax on a million: a rate of a millionth of a percent.
+    expect(plain(breakdown(doc({ items: [{ name: 'a', unit_cost: 1000000 }], fields: { ...OFF, tax: true }, tax: 0.01 })).b)).to.deep.equal(
+      [['S', '0.000001', '1000000', '0.01']],
+    );
+    // Sub-cent unit prices: 7 × 0.0013 = 0.0091, a taxable 0.01.
+    expect(
+      breakdown(
+        doc({ items: [{ name: 'a', quantity: 7, unit_cost: 0.0013 }], fields: { ...OFF, tax: true }, tax: 0.01 }),
+      ).b.lines.percent.toFixed(),
+    ).to.equal('100');
+  });
+
+  it('keeps the rate on credits: negative lines give a negative taxable amount and tax', function () {
+    const { b } = breakdown(doc({ items: [{ name: 'Return', quantity: -2, unit_cost: 50 }], fields: { ...OFF, tax: '%' }, tax: 21 }));
+    expect(plain(b)).to.deep.equal([['S', '21', '-100', '-21']]);
+  });
+
+  it('without tax: zero rated (Z) when a party has a VAT identifier, not subject (O) otherwise; shipping shares it', function () {
+    const shipped = doc({ fields: { ...OFF, shipping: true }, shipping: 5 });
+    expect(plain(breakdown(shipped, true).b)).to.deep.equal([['Z', '0', '105', '0']]);
+    const { b } = breakdown(shipped, false);
+    expect(plain(b)).to.deep.equal([['O', '0', '105', '0']]);
+    expect(b.lines).to.include({ exemptionReason: 'Not subject to VAT', exemptionReasonCode: 'VATEX-EU-O' });
+    expect(b.shipping).to.equal(b.lines);
+    // A percent tax on zero quantities charges nothing: no S category for a tax of 0.
+    expect(
+      breakdown(doc({ items: [{ name: 'a', quantity: 0, unit_cost: 50 }], fields: { ...OFF, tax: '%' }, tax: 21 })).b.lines.id,
+    ).to.equal('Z');
+  });
+
+  it('gives reverse charge, export and not-subject their default exemption, a client reason or code replacing it', function () {
+    const category = (e: DocumentRequest['e_invoice']) => breakdown(doc({ e_invoice: e })).b.lines;
+    expect(category({ tax_category: 'AE' })).to.include({
+      id: 'AE',
+      exemptionReason: 'Reverse charge',
+      exemptionReasonCode: 'VATEX-EU-AE',
+    });
+    expect(category({ tax_category: 'G' })).to.include({ exemptionReason: 'Export outside the EU', exemptionReasonCode: 'VATEX-EU-G' });
+    const own = category({ tax_category: 'AE', tax_exemption_reason: 'Autoliquidation' });
+    expect([own.exemptionReason, own.exemptionReasonCode]).to.deep.equal(['Autoliquidation', undefined]);
+    const code = category({ tax_category: 'E', tax_exemption_reason_code: 'VATEX-EU-132' });
+    expect([code.exemptionReason, code.exemptionReasonCode]).to.deep.equal([undefined, 'VATEX-EU-132']);
+    expect(category({ tax_category: 'Z' })).to.not.have.property('exemptionReason');
+  });
+
+  it('refuses, naming the field, what a UBL e-invoice cannot express', function () {
+    expect(refusal(doc({ e_invoice: { tax_category: 'E' } })).field).to.equal('e_invoice.tax_exemption_reason');
+    const s = refusal(doc({ e_invoice: { tax_category: 'S' } }));
+    expect(s.field).to.equal('e_invoice.tax_category');
+    expect(s.message).to.contain('needs a tax above 0');
+    const z = refusal(doc({ fields: { ...OFF, tax: '%' }, tax: 20, e_invoice: { tax_category: 'Z' } }));
+    expect(z).to.deep.equal({
+      field: 'e_invoice.tax_category',
+      message: 'e_invoice.tax_category Z charges no VAT, but the document has a tax of 20; use S or send tax 0',
+    });
+    // A flat tax on nothing (a full discount, or only shipping) has no rate.
+    const flat = refusal(doc({ fields: { tax: true, discounts: true, shipping: true }, tax: 2, discounts: 100, shipping: 10 }));
+    expect(flat.field).to.equal('tax');
+  });
+});
