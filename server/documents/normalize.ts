@@ -1,8 +1,16 @@
 // Request clean-up that JSON Schema cannot express, run before validation (decisions §1):
-// empty strings and nulls count as absent, the legacy title alias, `fields.*` strings, currency case.
+// empty strings and nulls count as absent, the legacy title alias, `fields.*` strings, currency case, and numeric
+// strings read as decimals only in the fields the schemas make numbers (found in them, schema-registry.ts).
 // Must not reject anything: every rejection comes from the schemas, so that all problems are reported together.
+import type { NumericFields } from './schema-registry';
 
 type Json = unknown;
+type JsonObject = Record<string, Json>;
+
+/** A JSON object (not a list, not null). */
+function isObject(value: Json): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
 /**
  * Returns a copy of `value` without null or empty-string members, at any depth (bodies are at most
@@ -17,7 +25,7 @@ function dropAbsent(value: Json): Json {
   }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, Json> = {};
-    for (const [key, v] of Object.entries(value as Record<string, Json>)) {
+    for (const [key, v] of Object.entries(value)) {
       if (v === null || v === '' || v === undefined || key === '__proto__') continue;
       out[key] = dropAbsent(v);
     }
@@ -26,14 +34,13 @@ function dropAbsent(value: Json): Json {
   return value;
 }
 
-/** The numbers of a document: numeric strings are read as decimals, nothing else (no 0x10, 0b11, 0o17, Infinity). */
-const NUMERIC_KEYS = new Set(['quantity', 'unit_cost', 'payment', 'tax', 'discounts', 'shipping', 'amount_paid', 'amount_refunded']);
+/** A number sent as text is read as a decimal, nothing else (no 0x10, 0b11, 0o17, Infinity). */
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** A numeric field sent as a string that is not a decimal becomes a value the schema refuses as not a number (ajv
  * would otherwise coerce "0x10" to 16). */
-function decimalsOnly(record: Record<string, Json>): void {
-  for (const key of NUMERIC_KEYS) {
+function decimalsOnly(record: JsonObject, numeric: ReadonlySet<string>): void {
+  for (const key of numeric) {
     const v = record[key];
     if (typeof v === 'string' && !DECIMAL.test(v)) record[key] = { notADecimal: true };
   }
@@ -41,32 +48,28 @@ function decimalsOnly(record: Record<string, Json>): void {
 
 const TOGGLE_STRINGS: Record<string, boolean | '%'> = { true: true, false: false, '%': '%' };
 
-export function normalizeRequest(body: Record<string, Json>): Record<string, Json> {
-  const doc = dropAbsent(body) as Record<string, Json>;
+export function normalizeRequest(body: JsonObject, numeric: NumericFields): JsonObject {
+  const cleaned = dropAbsent(body);
+  const doc: JsonObject = isObject(cleaned) ? cleaned : {};
 
   // A form body of a single line item may arrive as an object keyed by index; qs makes arrays
   // only up to its arrayLimit, so a very large index turns the list into an object.
   for (const listKey of ['items', 'custom_fields', 'payment_methods']) {
     const list = doc[listKey];
-    if (list && typeof list === 'object' && !Array.isArray(list)) {
+    if (isObject(list)) {
       const keys = Object.keys(list);
       if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-        doc[listKey] = keys.sort((a, b) => Number(a) - Number(b)).map((k) => (list as Record<string, Json>)[k]);
+        doc[listKey] = keys.sort((a, b) => Number(a) - Number(b)).map((k) => list[k]);
       }
     }
   }
 
-  decimalsOnly(doc);
-  if (Array.isArray(doc.items)) {
-    for (const item of doc.items)
-      if (item !== null && typeof item === 'object' && !Array.isArray(item)) decimalsOnly(item as Record<string, Json>);
-  }
+  decimalsOnly(doc, numeric.document);
+  if (Array.isArray(doc.items)) for (const item of doc.items) if (isObject(item)) decimalsOnly(item, numeric.item);
 
   // A custom field with neither name nor value (an unused row of a client's form) prints nothing: drop it.
   if (Array.isArray(doc.custom_fields)) {
-    doc.custom_fields = doc.custom_fields.filter(
-      (cf) => !(cf !== null && typeof cf === 'object' && !Array.isArray(cf) && Object.keys(cf as object).length === 0),
-    );
+    doc.custom_fields = doc.custom_fields.filter((cf) => !(isObject(cf) && Object.keys(cf).length === 0));
   }
 
   if (doc.invoice_number_title !== undefined && doc.number_title === undefined) {
@@ -74,9 +77,8 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
   }
   delete doc.invoice_number_title;
 
-  const fields = doc.fields;
-  if (fields && typeof fields === 'object' && !Array.isArray(fields)) {
-    const f = fields as Record<string, Json>;
+  const f = doc.fields;
+  if (isObject(f)) {
     for (const key of ['tax', 'discounts', 'shipping']) {
       const v = f[key];
       // Own keys only: `constructor` or `__proto__` are not toggles.
@@ -86,17 +88,17 @@ export function normalizeRequest(body: Record<string, Json>): Record<string, Jso
     }
   }
 
-  const eInvoice = doc.e_invoice as Record<string, Json> | undefined;
-  if (eInvoice && typeof eInvoice === 'object') {
+  const eInvoice = doc.e_invoice;
+  if (isObject(eInvoice)) {
     for (const role of ['seller', 'buyer']) {
-      const party = eInvoice[role] as Record<string, Json> | undefined;
-      if (!party || typeof party !== 'object') continue;
+      const party = eInvoice[role];
+      if (!isObject(party)) continue;
       if (typeof party.country === 'string') party.country = party.country.trim().toUpperCase();
       if (typeof party.vat_id === 'string') party.vat_id = party.vat_id.replace(/[\s.-]/g, '').toUpperCase();
     }
     if (typeof eInvoice.tax_category === 'string') eInvoice.tax_category = eInvoice.tax_category.trim().toUpperCase();
-    const means = eInvoice.payment_means as Record<string, Json> | undefined;
-    if (means && typeof means === 'object') {
+    const means = eInvoice.payment_means;
+    if (isObject(means)) {
       if (typeof means.code === 'number') means.code = String(means.code);
       if (typeof means.iban === 'string') means.iban = means.iban.replace(/\s/g, '').toUpperCase();
       if (typeof means.bic === 'string') means.bic = means.bic.replace(/\s/g, '').toUpperCase();

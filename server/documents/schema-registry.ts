@@ -27,8 +27,17 @@ export interface TypeSchema {
   accepted: ReadonlySet<string>;
 }
 
+/** The fields the schemas make numbers, found in them (normalize.ts reads only decimals there). */
+export interface NumericFields {
+  /** Top-level numbers of any type's body (tax, discounts, shipping, amount_paid, …). */
+  document: ReadonlySet<string>;
+  /** Numbers of a line item (quantity, unit_cost, payment). */
+  item: ReadonlySet<string>;
+}
+
 export interface SchemaRegistry {
   get(type: DocumentType): TypeSchema;
+  numericFields: NumericFields;
   /** The schema files as loaded (with the configured limits), for the OpenAPI description. */
   raw(): ReadonlyMap<string, object>;
 }
@@ -116,6 +125,20 @@ export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
     ...Object.keys((labelsDef.properties as SchemaNode | undefined) ?? {}),
   ];
 
+  const definitions = (common?.definitions ?? {}) as Record<string, SchemaNode>;
+  const isNumber = (node: SchemaNode | undefined, depth = 0): boolean => {
+    if (!node || depth > 8) return false;
+    const ref = node.$ref;
+    if (typeof ref === 'string') return isNumber(definitions[ref.slice(ref.lastIndexOf('/') + 1)], depth + 1);
+    return node.type === 'number' || node.type === 'integer';
+  };
+  const numbersOf = (props: unknown): string[] =>
+    Object.entries((props ?? {}) as Record<string, SchemaNode>)
+      .filter(([, node]) => isNumber(node))
+      .map(([name]) => name);
+  const documentNumbers = new Set(numbersOf(documentDef.properties));
+  const itemNumbers = new Set(numbersOf(definitions.lineItem?.properties));
+
   const types = new Map<DocumentType, TypeSchema>();
   for (const type of DOCUMENT_TYPES) {
     const schema = raw.get(type) as SchemaNode | undefined;
@@ -126,6 +149,7 @@ export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
     try {
       const validate = ajv.compile<DocumentBody>(schema);
       const own = (schema.properties as Record<string, SchemaNode> | undefined) ?? {};
+      for (const name of numbersOf(own)) documentNumbers.add(name);
       const refused = new Set(Object.keys(own).filter((k) => own[k]?.notAccepted === true));
       const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
       types.set(type, { type, validate, accepted });
@@ -140,6 +164,7 @@ export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
       if (!schema) throw new Error(`no schema for ${type}`);
       return schema;
     },
+    numericFields: { document: documentNumbers, item: itemNumbers },
     raw: () => raw,
   };
 }

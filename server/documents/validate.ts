@@ -158,7 +158,7 @@ function toProblems(errs: ErrorObject[], type: DocumentType): FieldProblem[] {
 
 export function validateDocument(registry: SchemaRegistry, body: unknown): DocumentRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
-  const doc = normalizeRequest(body as Record<string, unknown>);
+  const doc = normalizeRequest(body as Record<string, unknown>, registry.numericFields);
   const rawType = doc.type ?? 'invoice';
   if (!isDocumentType(rawType)) {
     throw errors.validation([{ field: 'type', message: `type must be one of ${DOCUMENT_TYPES.join(', ')}` }]);

@@ -84,12 +84,11 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);
-      const list = addresses as dns.LookupAddress[];
-      const usable = allowPrivate ? list : list.filter((a) => isPublicAddress(a.address));
+      const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
       if (usable.length === 0) {
         return callback(new LogoError(`${hostname} resolves only to non-public addresses`), '', 4);
       }
-      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+      if (options.all) return callback(null, usable);
       return callback(null, usable[0]!.address, usable[0]!.family);
     });
   };

@@ -43,19 +43,18 @@ interface PageDocument {
   getElementById(id: string): PageElement | null;
   querySelector(selector: string): PageElement | null;
 }
-interface PageGlobals {
-  document: PageDocument;
-  addEventListener(type: 'load', listener: () => void, options: { once: boolean }): void;
-}
+// The page's own globals, as these functions see them when they run there (they are sent as source text): declared
+// for this module only, so that the server's program knows nothing of a DOM.
+declare const document: PageDocument;
+declare function addEventListener(type: 'load', listener: () => void, options: { once: boolean }): void;
 
 /** Replaces the page's whole document, then waits for its load event and its fonts. */
 export async function writeDocument(html: string): Promise<void> {
-  const page = globalThis as unknown as PageGlobals;
-  page.document.open();
-  page.document.write(html);
-  page.document.close();
-  if (page.document.readyState !== 'complete') await new Promise<void>((resolve) => page.addEventListener('load', resolve, { once: true }));
-  await page.document.fonts.ready;
+  document.open();
+  document.write(html);
+  document.close();
+  if (document.readyState !== 'complete') await new Promise<void>((resolve) => addEventListener('load', resolve, { once: true }));
+  await document.fonts.ready;
 }
 
 /**
@@ -64,7 +63,7 @@ export async function writeDocument(html: string): Promise<void> {
  * wholesale by a new body element, so nothing of the previous document stays. Returns when its images are decoded and every font it uses has loaded.
  */
 export async function swapDocument(input: SwapInput): Promise<void> {
-  const doc = (globalThis as unknown as PageGlobals).document;
+  const doc = document;
   let added: PageFontFace[] = [];
   if (input.fontCss !== '') {
     const known = new Set(doc.fonts);

@@ -21,6 +21,12 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return f;
 }
 
+/** A decimal as the numeric text Intl formats exactly (ES2023: a string is read as a decimal, not a binary float).
+ * Decimal's toFixed() always gives such a text ("-1234.5", never an exponent). */
+function numeric(value: Decimal): Intl.StringNumericLiteral {
+  return value.toFixed() as Intl.StringNumericLiteral;
+}
+
 export class Formatter {
   private readonly money: Intl.NumberFormat;
   private readonly rate: Intl.NumberFormat;
@@ -55,22 +61,21 @@ export class Formatter {
   }
 
   formatMoney(value: Decimal): string {
-    // Intl accepts a decimal string and formats it exactly (no binary float on the way).
-    return this.money.format(value.toFixed() as unknown as number);
+    return this.money.format(numeric(value));
   }
 
   /** A unit price (decisions §2 rounds amounts, not rates): its own decimals, at least the currency's, at most 6. */
   formatRate(value: Decimal): string {
-    return this.rate.format(value.toFixed() as unknown as number);
+    return this.rate.format(numeric(value));
   }
 
   formatQuantity(value: Decimal): string {
-    return this.quantity.format(value.toFixed() as unknown as number);
+    return this.quantity.format(numeric(value));
   }
 
   /** `rate` is a percentage (8 → "8%"). */
   formatPercent(rate: Decimal): string {
-    return this.percent.format(rate.div(100).toFixed() as unknown as number);
+    return this.percent.format(numeric(rate.div(100)));
   }
 
   /** Decisions §4: an ISO calendar date is shown in the locale's medium style; anything else exactly as sent. */

@@ -2,7 +2,14 @@
 // depth, form-style lists become lists, numeric strings must be decimals, toggles and codes are read as clients write
 // them. It never rejects: whatever it cannot read is left for the schema to report.
 import { expect } from 'chai';
+import path from 'node:path';
+import { loadConfig, projectRoot } from '../../../server/config';
 import { normalizeRequest } from '../../../server/documents/normalize';
+import { loadSchemas } from '../../../server/documents/schema-registry';
+
+/** The numeric fields as the real schemas name them. */
+const { numericFields } = loadSchemas(path.join(projectRoot(), 'schemas'), loadConfig({ NODE_ENV: 'test' }).limits);
+const normalize = (body: Record<string, unknown>) => normalizeRequest(body, numericFields);
 
 const NOT_A_DECIMAL = { notADecimal: true };
 
@@ -16,7 +23,7 @@ describe('request normalization', function () {
       e_invoice: { seller: { name: '', vat_id: null, city: 'Ghent' } },
     };
     const before = structuredClone(body);
-    expect(normalizeRequest(body)).to.deep.equal({
+    expect(normalize(body)).to.deep.equal({
       from: 'Acme',
       items: [{ name: 'Consulting', unit_cost: 150 }],
       e_invoice: { seller: { city: 'Ghent' } },
@@ -25,19 +32,19 @@ describe('request normalization', function () {
   });
 
   it('keeps zeros, false and list entries as sent (the schema judges them)', function () {
-    const out = normalizeRequest({ tax: 0, amount_paid: '0', fields: { tax: false }, items: [null, '', { name: 'a', quantity: 0 }] });
+    const out = normalize({ tax: 0, amount_paid: '0', fields: { tax: false }, items: [null, '', { name: 'a', quantity: 0 }] });
     expect(out).to.deep.equal({ tax: 0, amount_paid: '0', fields: { tax: false }, items: [null, '', { name: 'a', quantity: 0 }] });
   });
 
   it('turns vertical tabs and form feeds (Word line and page breaks) into line breaks', function () {
-    expect(normalizeRequest({ notes: 'Line 1\u000bLine 2\fPage 2', items: [{ description: 'a\u000bb' }] })).to.deep.equal({
+    expect(normalize({ notes: 'Line 1\u000bLine 2\fPage 2', items: [{ description: 'a\u000bb' }] })).to.deep.equal({
       notes: 'Line 1\nLine 2\nPage 2',
       items: [{ description: 'a\nb' }],
     });
   });
 
   it('drops a __proto__ member instead of letting it become the prototype', function () {
-    const out = normalizeRequest(
+    const out = normalize(
       JSON.parse('{"from": "A", "__proto__": {"tax": 99, "from": "evil"}, "items": [{"__proto__": {"unit_cost": 5}}]}'),
     );
     expect(Object.getPrototypeOf(out)).to.equal(Object.prototype);
@@ -47,7 +54,7 @@ describe('request normalization', function () {
   });
 
   it('turns a list sent as an object keyed by index (form bodies) into a list in numeric order', function () {
-    const out = normalizeRequest({
+    const out = normalize({
       items: { '10': { name: 'k' }, '2': { name: 'c' }, '0': { name: 'a' } },
       custom_fields: { '0': { name: 'PO', value: '42' } },
       payment_methods: { '1': { type: 'url', name: 'Pay', url: 'https://pay.example' } },
@@ -56,17 +63,17 @@ describe('request normalization', function () {
     expect(out.custom_fields).to.deep.equal([{ name: 'PO', value: '42' }]);
     expect(out.payment_methods).to.deep.equal([{ type: 'url', name: 'Pay', url: 'https://pay.example' }]);
     // Keys that are not all indexes: left as an object for the schema to refuse.
-    expect(normalizeRequest({ items: { '0': { name: 'a' }, name: 'b' } }).items).to.deep.equal({ '0': { name: 'a' }, name: 'b' });
+    expect(normalize({ items: { '0': { name: 'a' }, name: 'b' } }).items).to.deep.equal({ '0': { name: 'a' }, name: 'b' });
   });
 
   it('reads numeric strings only as decimals: no hex, binary, octal, Infinity, thousands separators or other digits', function () {
     for (const text of ['12', '1234567.89', '-0.25', '+3', '.5', '5.', '1e3', '2.5E-4', ' 7 ']) {
-      expect(normalizeRequest({ tax: text }).tax, text).to.equal(text);
+      expect(normalize({ tax: text }).tax, text).to.equal(text);
     }
     for (const text of ['0x10', '0b11', '0o17', 'Infinity', '-Infinity', 'NaN', '1,000', '1 000', '1e', '12%', '$5', '١٢']) {
-      expect(normalizeRequest({ tax: text }).tax, text).to.deep.equal(NOT_A_DECIMAL);
+      expect(normalize({ tax: text }).tax, text).to.deep.equal(NOT_A_DECIMAL);
     }
-    const out = normalizeRequest({
+    const out = normalize({
       discounts: '10%',
       shipping: '0x1F',
       amount_paid: 'abc',
@@ -83,26 +90,26 @@ describe('request normalization', function () {
   });
 
   it('drops custom fields with neither name nor value (unused form rows), keeps the others', function () {
-    const out = normalizeRequest({ custom_fields: [{ name: '', value: null }, { name: 'PO' }, {}, { value: 'orphan' }] });
+    const out = normalize({ custom_fields: [{ name: '', value: null }, { name: 'PO' }, {}, { value: 'orphan' }] });
     expect(out.custom_fields).to.deep.equal([{ name: 'PO' }, { value: 'orphan' }]);
   });
 
   it('reads the legacy invoice_number_title as number_title, unless number_title is sent too', function () {
-    expect(normalizeRequest({ invoice_number_title: 'Invoice No.' })).to.deep.equal({ number_title: 'Invoice No.' });
-    expect(normalizeRequest({ invoice_number_title: 'Old', number_title: 'New' })).to.deep.equal({ number_title: 'New' });
+    expect(normalize({ invoice_number_title: 'Invoice No.' })).to.deep.equal({ number_title: 'Invoice No.' });
+    expect(normalize({ invoice_number_title: 'Old', number_title: 'New' })).to.deep.equal({ number_title: 'New' });
   });
 
   it('reads toggles sent as text, in any case and with spaces; leaves anything else for the schema', function () {
-    expect(normalizeRequest({ fields: { tax: ' % ', discounts: 'TRUE', shipping: 'False' } }).fields).to.deep.equal({
+    expect(normalize({ fields: { tax: ' % ', discounts: 'TRUE', shipping: 'False' } }).fields).to.deep.equal({
       tax: '%',
       discounts: true,
       shipping: false,
     });
-    expect(normalizeRequest({ fields: { tax: 'yes', discounts: 1 } }).fields).to.deep.equal({ tax: 'yes', discounts: 1 });
+    expect(normalize({ fields: { tax: 'yes', discounts: 1 } }).fields).to.deep.equal({ tax: 'yes', discounts: 1 });
   });
 
   it('writes codes as the schemas expect them: currency, type, countries, VAT ids, tax category, IBAN and BIC', function () {
-    const out = normalizeRequest({
+    const out = normalize({
       currency: ' eur ',
       type: ' Credit_Note ',
       e_invoice: {
@@ -131,15 +138,22 @@ describe('request normalization', function () {
       { items: [[1], 2, 'x'], e_invoice: { seller: 'x', buyer: [], payment_means: 'x' } },
       { fields: null, currency: 7, type: ['invoice'] },
     ]) {
-      expect(() => normalizeRequest(body as Record<string, unknown>), JSON.stringify(body)).to.not.throw();
+      expect(() => normalize(body as Record<string, unknown>), JSON.stringify(body)).to.not.throw();
     }
   });
 
   it("reads only the toggles' own words: constructor or __proto__ stay the strings sent (the schema refuses them)", function () {
-    expect(normalizeRequest({ fields: { tax: 'constructor', discounts: '__proto__', shipping: 'toString' } }).fields).to.deep.equal({
+    expect(normalize({ fields: { tax: 'constructor', discounts: '__proto__', shipping: 'toString' } }).fields).to.deep.equal({
       tax: 'constructor',
       discounts: '__proto__',
       shipping: 'toString',
     });
+  });
+
+  it('finds the numeric fields in the schemas: every amount of the body and of a line, nothing else', function () {
+    expect([...numericFields.document].sort()).to.deep.equal(['amount_paid', 'amount_refunded', 'discounts', 'shipping', 'tax']);
+    expect([...numericFields.item].sort()).to.deep.equal(['payment', 'quantity', 'unit_cost']);
+    // A text field keeps a hexadecimal-looking value as text.
+    expect(normalize({ number: '0x10', items: [{ name: '0b11' }] })).to.deep.equal({ number: '0x10', items: [{ name: '0b11' }] });
   });
 });
