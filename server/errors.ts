@@ -3,6 +3,7 @@
 // status, headers and body, and lists every code with its meaning (a test holds it, the README and the OpenAPI
 // description to the same list). Messages say what failed and how to fix it; they never echo field values
 // (documents are never logged).
+import { E_INVOICE_TYPES } from './documents/model';
 
 export interface FieldProblem {
   /** Path of the field in the request, e.g. `items[3].quantity`. */
@@ -199,9 +200,8 @@ export const errors = {
     return new DomainError('client_closed_request', 'The client closed the connection before the document was ready.');
   },
   ublType(type: string): DomainError {
-    return new DomainError('unsupported_type', `UBL output is available for invoice, receipt and credit_note, not ${type}`, {
-      details: [{ field: 'type', message: `UBL output is available for invoice, receipt and credit_note, not ${type}` }],
-    });
+    const message = `UBL output is available for ${E_INVOICE_TYPES.join(', ').replace(/, ([^,]*)$/, ' and $1')}, not ${type}`;
+    return new DomainError('unsupported_type', message, { details: [{ field: 'type', message }] });
   },
   /** Account pages: the sign-up email does not look like an email address. */
   invalidEmail(): DomainError {

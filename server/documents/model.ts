@@ -26,6 +26,14 @@ export function isDocumentType(value: unknown): value is DocumentType {
   return typeof value === 'string' && (DOCUMENT_TYPES as readonly string[]).includes(value);
 }
 
+/** The types an e-invoice is made of (UBL Invoice / CreditNote; CII 380 / 381). */
+export const E_INVOICE_TYPES = ['invoice', 'receipt', 'credit_note'] as const satisfies readonly DocumentType[];
+export type EInvoiceType = (typeof E_INVOICE_TYPES)[number];
+
+export function isEInvoiceType(type: DocumentType): type is EInvoiceType {
+  return (E_INVOICE_TYPES as readonly DocumentType[]).includes(type);
+}
+
 /** The 21 template parameters plus the statement/timesheet column headers. */
 export const LABEL_KEYS = [
   'header',

@@ -39,10 +39,29 @@ export interface SchemaRegistry {
   get(type: DocumentType): TypeSchema;
   numericFields: NumericFields;
   /** The schema files as loaded (with the configured limits), for the OpenAPI description. */
-  raw(): ReadonlyMap<string, object>;
+  raw(): ReadonlyMap<string, Record<string, unknown>>;
 }
 
 type SchemaNode = Record<string, unknown>;
+
+/** A schema object (not a list, not a value). */
+function isNode(value: unknown): value is SchemaNode {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `node[key]` when it is a schema object, else an empty one (a schema file that lacks it). */
+function child(node: unknown, key: string): SchemaNode {
+  const value = isNode(node) ? node[key] : undefined;
+  return isNode(value) ? value : {};
+}
+
+function isLimit(key: unknown, limits: Limits): key is keyof Limits {
+  return typeof key === 'string' && Object.hasOwn(limits, key);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** Puts the configured bounds into every schema node marked `x-limit`. */
 function applyLimits(node: unknown, limits: Limits): void {
@@ -50,11 +69,11 @@ function applyLimits(node: unknown, limits: Limits): void {
     node.forEach((n) => applyLimits(n, limits));
     return;
   }
-  if (node === null || typeof node !== 'object') return;
-  const n = node as SchemaNode;
+  if (!isNode(node)) return;
+  const n = node;
   const key = n['x-limit'];
-  if (typeof key === 'string' && key in limits) {
-    const value = limits[key as keyof Limits];
+  if (isLimit(key, limits)) {
+    const value = limits[key];
     if ('maxLength' in n) n.maxLength = value;
     if ('maxItems' in n) n.maxItems = value;
     if ('maximum' in n) n.maximum = value;
@@ -92,69 +111,66 @@ function createAjv(): Ajv {
 
 export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
   const problems: string[] = [];
-  const raw = new Map<string, object>();
+  const raw = new Map<string, SchemaNode>();
   let files: string[];
   try {
     files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
   } catch (err) {
-    throw new SchemaLoadError([`cannot read the schema folder ${dir}: ${(err as Error).message}`]);
+    throw new SchemaLoadError([`cannot read the schema folder ${dir}: ${messageOf(err)}`]);
   }
   for (const file of files) {
     try {
-      const parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as SchemaNode;
+      const parsed: unknown = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      if (!isNode(parsed)) throw new Error('a schema file must hold a JSON object');
       applyLimits(parsed, limits);
       raw.set(file.replace(/\.json$/, ''), parsed);
     } catch (err) {
-      problems.push(`${file}: ${(err as Error).message}`);
+      problems.push(`${file}: ${messageOf(err)}`);
     }
   }
   const ajv = createAjv();
-  const common = raw.get('common') as SchemaNode | undefined;
+  const common = raw.get('common');
   if (!common) problems.push(`common.json is missing from ${dir}`);
   else {
     try {
       ajv.addSchema(common);
     } catch (err) {
-      problems.push(`common.json: ${(err as Error).message}`);
+      problems.push(`common.json: ${messageOf(err)}`);
     }
   }
-  const documentDef = ((common?.definitions as SchemaNode | undefined)?.document ?? {}) as SchemaNode;
-  const labelsDef = ((common?.definitions as SchemaNode | undefined)?.labels ?? {}) as SchemaNode;
-  const shared = [
-    ...Object.keys((documentDef.properties as SchemaNode | undefined) ?? {}),
-    ...Object.keys((labelsDef.properties as SchemaNode | undefined) ?? {}),
-  ];
+  const definitions = child(common, 'definitions');
+  const documentDef = child(definitions, 'document');
+  const shared = [...Object.keys(child(documentDef, 'properties')), ...Object.keys(child(child(definitions, 'labels'), 'properties'))];
 
-  const definitions = (common?.definitions ?? {}) as Record<string, SchemaNode>;
-  const isNumber = (node: SchemaNode | undefined, depth = 0): boolean => {
-    if (!node || depth > 8) return false;
+  const isNumber = (node: unknown, depth = 0): boolean => {
+    if (!isNode(node) || depth > 8) return false;
     const ref = node.$ref;
     if (typeof ref === 'string') return isNumber(definitions[ref.slice(ref.lastIndexOf('/') + 1)], depth + 1);
     return node.type === 'number' || node.type === 'integer';
   };
-  const numbersOf = (props: unknown): string[] =>
-    Object.entries((props ?? {}) as Record<string, SchemaNode>)
+  const numbersOf = (props: SchemaNode): string[] =>
+    Object.entries(props)
       .filter(([, node]) => isNumber(node))
       .map(([name]) => name);
-  const documentNumbers = new Set(numbersOf(documentDef.properties));
-  const itemNumbers = new Set(numbersOf(definitions.lineItem?.properties));
+  const documentNumbers = new Set(numbersOf(child(documentDef, 'properties')));
+  const itemNumbers = new Set(numbersOf(child(child(definitions, 'lineItem'), 'properties')));
 
   const types = new Map<DocumentType, TypeSchema>();
   for (const type of DOCUMENT_TYPES) {
-    const schema = raw.get(type) as SchemaNode | undefined;
+    const schema = raw.get(type);
     if (!schema) {
       problems.push(`${type}.json is missing from ${dir} (one schema file per document type)`);
       continue;
     }
     try {
       const validate = ajv.compile<DocumentBody>(schema);
-      const own = (schema.properties as Record<string, SchemaNode> | undefined) ?? {};
+      const own = child(schema, 'properties');
       for (const name of numbersOf(own)) documentNumbers.add(name);
-      const refused = new Set(Object.keys(own).filter((k) => own[k]?.notAccepted === true));
+      const refused = new Set(Object.keys(own).filter((k) => child(own, k).notAccepted === true));
       const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
       types.set(type, { type, validate, accepted });
     } catch (err) {
-      problems.push(`${type}.json: ${(err as Error).message}`);
+      problems.push(`${type}.json: ${messageOf(err)}`);
     }
   }
   if (problems.length > 0) throw new SchemaLoadError(problems);

@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import { errors } from '../errors';
 import type { KeyStore, Plan } from '../keys/key-store';
 import type { Quota } from '../quota/quota';
-import { isDocumentType } from '../documents/model';
+import { isDocumentType, isEInvoiceType } from '../documents/model';
 import { bodyKind } from '../documents/parse-body';
 import type { DocumentPipeline } from '../pipeline';
 import type { Locale } from '../render/locale';
@@ -37,8 +37,6 @@ export interface AppDeps {
   xsdReady?: () => Promise<boolean>;
   poolStats: () => PoolStats;
 }
-
-const UBL_TYPES = new Set(['invoice', 'receipt', 'credit_note']);
 
 function requestIds(): RequestHandler {
   return (req, res, next) => {
@@ -185,13 +183,14 @@ export function createApp(deps: AppDeps): express.Express {
     rawBody(deps.config.limits.maxBodyBytes),
   ];
 
-  const prepare = (req: Request, res: Response, allowedTypes?: ReadonlySet<string>) => {
+  /** Parses and validates the body; `eInvoice`: an e-invoice operation, which refuses other types first. */
+  const prepare = (req: Request, res: Response, eInvoice = false) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = pipeline.parse(req.get('content-type'), raw);
-    if (allowedTypes) {
+    if (eInvoice) {
       const sent = (body as { type?: unknown } | null)?.type;
       const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
-      if (isDocumentType(type) && !allowedTypes.has(type)) throw errors.ublType(type);
+      if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.ublType(type);
     }
     const prepared = pipeline.prepare(body, res.locals.locale as Locale);
     res.locals.documentType = prepared.doc.type;
@@ -237,7 +236,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
-    const prepared = prepare(req, res, UBL_TYPES);
+    const prepared = prepare(req, res, true);
     const { xml, filename } = await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal));
     res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
   });

@@ -2,12 +2,10 @@
 // in schemas/ (the single source of truth): their definitions become components, their references are rewritten,
 // and our own `notAccepted` keyword becomes the plain schema it stands for.
 import type { SchemaRegistry } from '../documents/schema-registry';
-import { DOCUMENT_TYPES } from '../documents/model';
+import { DOCUMENT_TYPES, E_INVOICE_TYPES } from '../documents/model';
 import { ERROR_CATALOGUE } from './error-catalogue';
 
 type Node = Record<string, unknown>;
-
-const UBL_TYPES = ['invoice', 'receipt', 'credit_note'];
 
 /** What `notAccepted: true` admits: an absent-like value only. */
 const ABSENT_ONLY = {
@@ -126,7 +124,7 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
           operationId: 'createUbl',
           summary: 'Create a UBL 2.1 e-invoice with the PDF embedded (invoice, receipt, credit_note)',
           parameters: [languageHeader],
-          requestBody: body(UBL_TYPES),
+          requestBody: body(E_INVOICE_TYPES),
           responses: {
             200: { description: 'UBL 2.1 Invoice or CreditNote', content: { 'application/xml': { schema: { type: 'string' } } } },
             ...errors,

@@ -4,7 +4,7 @@
 // Must not validate (xsd-validator.ts does) or render.
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
-import type { DocumentRequest } from '../documents/model';
+import { isEInvoiceType, type DocumentRequest } from '../documents/model';
 import { parseDocumentDate, todayIso } from '../documents/dates';
 import { DomainError, errors, type FieldProblem } from '../errors';
 import type { Decimal, Totals } from '../money/totals';
@@ -123,7 +123,7 @@ function addTaxCategory(parent: Node, name: 'TaxCategory' | 'ClassifiedTaxCatego
 
 export function buildUbl(input: UblInput): UblDocument {
   const { doc, totals } = input;
-  if (doc.type !== 'invoice' && doc.type !== 'receipt' && doc.type !== 'credit_note') throw errors.ublType(doc.type);
+  if (!isEInvoiceType(doc.type)) throw errors.ublType(doc.type);
   // Every problem UBL has with the request is reported at once (the number, the dates, the tax), not the first.
   const problems: FieldProblem[] = [];
   const collect = <T>(step: () => T): T | undefined => {
