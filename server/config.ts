@@ -1,6 +1,6 @@
 // Configuration: reads environment variables once, validates every one, and reports all bad values together.
-// Owns the names and defaults of every setting (the README lists them). Opens no connection; the only file it looks
-// at is whether the vendored UBL schemas exist (else ../shared/standards is used).
+// Owns the names and defaults of every setting (the README lists them). Opens no connection; the only files it looks
+// at are whether the vendored UBL, CII and Factur-X schemas exist (else ../shared/standards is used).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,10 @@ export interface Config {
   /** Chromium's own sandbox: needs user namespaces, which containers often lack; off as root. */
   chromiumSandbox: boolean;
   ublXsdDir: string;
+  /** UN/CEFACT CII D16B main schema (for /cii and XRechnung CII), the files it imports beside it. */
+  ciiXsdFile: string;
+  /** Factur-X schemas, one folder per profile: `facturx-en16931/Factur-X_EN16931.xsd` (for /factur-x). */
+  facturxXsdDir: string;
   logLevel: string;
   logoAllowPrivate: boolean;
   /** Hosts (`host` or `host:port`) whose logos may come from private addresses. */
@@ -81,10 +85,15 @@ export function projectRoot(): string {
   return PROJECT_ROOT;
 }
 
-/** vendor/ (filled by scripts/install-standards.sh), else the ../shared checkout beside the project. */
+/** `relative` under vendor/ (filled by scripts/install-standards.sh), else under the ../shared checkout beside the
+ * project (vendor/ mirrors the layout of ../shared/standards). */
+function standardsPath(relative: string): string {
+  const vendored = path.join(PROJECT_ROOT, 'vendor', relative);
+  return fs.existsSync(vendored) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards', relative);
+}
+
 function defaultXsdDir(): string {
-  const vendored = path.join(PROJECT_ROOT, 'vendor', 'ubl-2.1', 'xsdrt');
-  return fs.existsSync(vendored) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards', 'ubl-2.1', 'xsdrt');
+  return standardsPath('ubl-2.1/xsdrt');
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -160,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
     chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium-headless-shell'),
     chromiumSandbox: bool('CHROMIUM_SANDBOX', process.getuid?.() !== 0),
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
+    ciiXsdFile: path.resolve(str('CII_XSD_FILE', standardsPath('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
+    facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', standardsPath('factur-x'))),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
     logoAllowedHosts: new Set(

@@ -199,8 +199,9 @@ export const errors = {
   clientClosed(): DomainError {
     return new DomainError('client_closed_request', 'The client closed the connection before the document was ready.');
   },
-  ublType(type: string): DomainError {
-    const message = `UBL output is available for ${E_INVOICE_TYPES.join(', ').replace(/, ([^,]*)$/, ' and $1')}, not ${type}`;
+  /** An e-invoice (UBL, CII, Factur-X) asked of a type that is not an invoice, receipt or credit note. */
+  eInvoiceType(type: string): DomainError {
+    const message = `e-invoices (UBL, CII, Factur-X) are made of ${E_INVOICE_TYPES.join(', ').replace(/, ([^,]*)$/, ' and $1')}, not ${type}`;
     return new DomainError('unsupported_type', message, { details: [{ field: 'type', message }] });
   },
   /** Account pages: the sign-up email does not look like an email address. */

@@ -1,10 +1,10 @@
 // The pipeline without HTTP, for command-line tools (npm run render, render-fixtures, visual:update): one Chromium
-// page set, the project's data files, and the XSD validator when UBL is wanted. Same modules as the service.
+// page set, the project's data files, and the XSD validator when an e-invoice is wanted. Same modules as the service.
 import { loadConfig, projectRoot, type Config } from './config';
 import { BrowserPool } from './pdf/browser-pool';
 import { loadAssets } from './assets';
 import { DocumentPipeline } from './pipeline';
-import { acquireXsdValidator, type XsdValidatorRef } from './ubl/xsd-validator';
+import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 
 export interface LocalPipeline {
   pipeline: DocumentPipeline;
@@ -12,7 +12,7 @@ export interface LocalPipeline {
   close(): Promise<void>;
 }
 
-export async function openLocalPipeline(opts: { concurrency?: number; ubl?: boolean } = {}): Promise<LocalPipeline> {
+export async function openLocalPipeline(opts: { concurrency?: number; eInvoice?: boolean } = {}): Promise<LocalPipeline> {
   const config = loadConfig({ ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' });
   const pool = new BrowserPool({
     executablePath: config.chromiumPath,
@@ -26,7 +26,7 @@ export async function openLocalPipeline(opts: { concurrency?: number; ubl?: bool
   let xsd: XsdValidatorRef | undefined;
   try {
     await pool.start();
-    xsd = opts.ubl ? acquireXsdValidator(config.ublXsdDir) : undefined;
+    xsd = opts.eInvoice ? acquireXsdValidator(config) : undefined;
     await xsd?.validator.ready();
     const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, xsd?.validator, config);
     return {

@@ -1,5 +1,6 @@
-// The core, with no HTTP in it: request body → validated document → totals → HTML → PDF or UBL, from the data files
-// loaded once (assets.ts). Used by the HTTP layer and by command-line tools alike.
+// The core, with no HTTP in it: request body → validated document → totals → HTML → PDF, or an e-invoice (UBL, CII,
+// Factur-X: einvoice/outputs.ts, from the one EN 16931 model), from the data files loaded once (assets.ts). Used by the
+// HTTP layer and by command-line tools alike.
 import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
@@ -15,9 +16,10 @@ import type { RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
 import { buildView, labelFor } from './render/view-model';
 import { pdfFilename } from './documents/filename';
-import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build-ubl';
-import { UblSchemaError } from './ubl/schema-error';
-import type { XsdValidator } from './ubl/xsd-validator';
+import { toEInvoice } from './einvoice/map';
+import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
+import { PRODUCER } from './pdf/metadata';
+import type { XsdValidator } from './einvoice/xsd-validator';
 
 /** The PDF Creator entry (decisions §7: "this service"). */
 export const CREATOR = 'docgen-service';
@@ -36,11 +38,7 @@ export interface RenderedDocument {
 
 export type LogoLogger = (reason: string) => void;
 
-export interface RenderedUbl {
-  xml: string;
-  root: UblRoot;
-  filename: string;
-}
+export type { RenderedXml };
 
 export class DocumentPipeline {
   /** Logos by URL (data: URIs pass through: they come with the request). */
@@ -115,29 +113,58 @@ export class DocumentPipeline {
     return { pdf, filename: pdfFilename(prepared.doc), html };
   }
 
-  /**
-   * The UBL e-invoice with the PDF of the same request inside. The XML is built first (so that a request UBL cannot
-   * express fails with a 400 before any rendering), then the PDF is printed and put in, and the exact text that will be
-   * sent is XSD-validated (well under a millisecond for a one-page invoice, as the schema is compiled once).
-   */
-  async renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedUbl> {
-    if (!this.xsd) throw new Error('UBL output needs the XSD validator');
+  /** What the e-invoice outputs need of this request: its model, and its PDF printed when they ask. */
+  private eInvoice(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): EInvoiceContext {
+    if (!this.xsd) throw new Error('e-invoices need the XSD validator');
     const { doc, locale, totals } = prepared;
     const label = (key: 'discounts_title' | 'shipping_title'): string => labelFor(doc, this.assets.catalogues, locale.language, key);
     const filename = pdfFilename(doc);
-    const ubl = buildUbl({
+    let title = filename;
+    let author: string | undefined;
+    return {
+      xsd: this.xsd,
       doc,
-      totals,
-      localeTag: locale.tag,
-      timeZone: this.config.timeZone,
-      pdfFilename: filename,
-      labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
-    });
-    const rendered = await this.renderPdf(prepared, onLogoFailure, signal);
-    const base64 = Buffer.from(rendered.pdf.buffer, rendered.pdf.byteOffset, rendered.pdf.byteLength).toString('base64');
-    const xml = ubl.xml.replace(PDF_PLACEHOLDER, () => base64);
-    const xsdErrors = await this.xsd.validate(xml, ubl.root);
-    if (xsdErrors.length > 0) throw new UblSchemaError(xsdErrors);
-    return { xml, root: ubl.root, filename: filename.replace(/\.pdf$/, '.xml') };
+      filename,
+      map: (syntax, defaultProfile, attachment) =>
+        toEInvoice({
+          doc,
+          totals,
+          syntax,
+          defaultProfile,
+          localeTag: locale.tag,
+          timeZone: this.config.timeZone,
+          labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
+          attachment,
+        }),
+      print: async () => {
+        const rendered = await this.renderPdf(prepared, onLogoFailure, signal);
+        title = rendered.html.title;
+        author = rendered.html.author;
+        return rendered.pdf;
+      },
+      get info() {
+        return { title, author, creator: CREATOR, producer: PRODUCER };
+      },
+    };
+  }
+
+  /** UBL 2.1 with the PDF of the same request inside; the model is made (and a request it cannot express refused)
+   * before anything is printed, and the exact text sent is XSD-validated. */
+  renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedXml> {
+    return makeUbl(this.eInvoice(prepared, onLogoFailure, signal));
+  }
+
+  /** UN/CEFACT CII D16B, XSD-validated; nothing is printed. */
+  renderCii(prepared: PreparedDocument): Promise<RenderedXml> {
+    return makeCii(this.eInvoice(prepared));
+  }
+
+  /** Factur-X / ZUGFeRD: the PDF/A-3 with its CII attached. */
+  renderFacturX(
+    prepared: PreparedDocument,
+    onLogoFailure?: LogoLogger,
+    signal?: AbortSignal,
+  ): Promise<{ pdf: Uint8Array; filename: string }> {
+    return makeFacturX(this.eInvoice(prepared, onLogoFailure, signal));
   }
 }

@@ -18,7 +18,7 @@ import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { loadAssets } from './assets';
 import { DocumentPipeline } from './pipeline';
-import { acquireXsdValidator, type XsdValidatorRef } from './ubl/xsd-validator';
+import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 
 export interface RunningService {
   url: string;
@@ -78,7 +78,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
   let xsd: XsdValidatorRef | undefined;
   try {
-    xsd = acquireXsdValidator(config.ublXsdDir);
+    xsd = acquireXsdValidator(config);
     await xsd.validator.ready();
   } catch (err) {
     await xsd?.release();

@@ -1,43 +1,58 @@
-// The command-line renderer: a request file in, a PDF (or, with --ubl, the UBL e-invoice) out, through the same
-// pipeline as the HTTP API, without HTTP or keys. The request file is the JSON body of a request, or a published
-// example ({request: {body, headers}}), whose form bodies are read as the API reads them.
-//   npm run render -- examples/invoice.json [--theme slate] [--lang fr-FR] [--page-size a4] [--ubl] [-o out.pdf]
+// The command-line renderer: a request file in, a PDF (or with --ubl, --cii or --factur-x an e-invoice) out, through
+// the same pipeline as the HTTP API, without HTTP or keys. The request file is the JSON body of a request, or a
+// published example ({request: {body, headers}}), whose form bodies are read as the API reads them. Arguments are
+// read by Node's util.parseArgs.
+//   npm run render -- examples/invoice.json [--theme slate] [--lang fr-FR] [--page-size a4] [--ubl|--cii|--factur-x] [-o out.pdf]
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs as parseArgv } from 'node:util';
 import { DomainError, isRequestProblem } from '../errors';
 import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
 
-const USAGE = 'Usage: npm run render -- FILE.json [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl] [-o OUT]';
+const USAGE =
+  'Usage: npm run render -- FILE.json [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [-o OUT]';
 
-interface Options {
+/** What the file is made into: the PDF, or one of the e-invoices. */
+export type Output = 'pdf' | 'ubl' | 'cii' | 'factur-x';
+
+export interface Options {
   file: string;
   theme?: string;
   lang?: string;
   pageSize?: string;
-  ubl: boolean;
+  output: Output;
   out?: string;
 }
 
-function parseArgs(argv: string[]): Options {
-  const opts: Options = { file: '', ubl: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
-    if (a === '--theme') opts.theme = next();
-    else if (a === '--lang') opts.lang = next();
-    else if (a === '--page-size') opts.pageSize = next();
-    else if (a === '--ubl') opts.ubl = true;
-    else if (a === '-o' || a === '--out') opts.out = next();
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a}\n${USAGE}`);
-    else opts.file = a;
+const OPTIONS = {
+  theme: { type: 'string' },
+  lang: { type: 'string' },
+  'page-size': { type: 'string' },
+  ubl: { type: 'boolean' },
+  cii: { type: 'boolean' },
+  'factur-x': { type: 'boolean' },
+  out: { type: 'string', short: 'o' },
+} as const;
+
+export function parseArgs(argv: string[]): Options {
+  let parsed: ReturnType<typeof parseArgv<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
+  try {
+    parsed = parseArgv({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${USAGE}`, { cause: err });
   }
-  if (!opts.file) throw new Error(USAGE);
-  return opts;
+  const { values, positionals } = parsed;
+  const outputs = (['ubl', 'cii', 'factur-x'] as const).filter((o) => values[o]);
+  if (positionals.length !== 1 || outputs.length > 1) throw new Error(USAGE);
+  return {
+    file: positionals[0]!,
+    theme: values.theme,
+    lang: values.lang,
+    pageSize: values['page-size'],
+    output: outputs[0] ?? 'pdf',
+    out: values.out,
+  };
 }
 
 /** The body and headers of a request file: a plain JSON body, or an example with `request.body`. */
@@ -63,11 +78,11 @@ export async function renderFile(opts: Options, pipeline: DocumentPipeline): Pro
   if (opts.pageSize) body.page_size = opts.pageSize;
   const locale = pipeline.locale(opts.lang ?? req.acceptLanguage);
   const prepared = pipeline.prepare(body, locale);
-  if (opts.ubl) {
-    const { xml, filename } = await pipeline.renderUbl(prepared);
+  if (opts.output === 'ubl' || opts.output === 'cii') {
+    const { xml, filename } = await (opts.output === 'ubl' ? pipeline.renderUbl(prepared) : pipeline.renderCii(prepared));
     return { bytes: Buffer.from(xml), filename, locale: locale.tag };
   }
-  const { pdf, filename } = await pipeline.renderPdf(prepared);
+  const { pdf, filename } = opts.output === 'factur-x' ? await pipeline.renderFacturX(prepared) : await pipeline.renderPdf(prepared);
   return { bytes: Buffer.from(pdf), filename, locale: locale.tag };
 }
 
@@ -82,7 +97,7 @@ if (require.main === module) {
     }
     let local: LocalPipeline | undefined;
     try {
-      local = await openLocalPipeline({ ubl: opts.ubl });
+      local = await openLocalPipeline({ eInvoice: opts.output !== 'pdf' });
       const pipeline = local.pipeline;
       const { bytes, filename } = await renderFile(opts, pipeline);
       const out = opts.out ?? filename;

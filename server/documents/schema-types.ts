@@ -113,18 +113,30 @@ export interface LineItem {
   date?: DateText;
   reference?: PlainText;
   payment?: Amount;
+  /**
+   * The line's own VAT rate in percent, overriding the document's tax for this line (needs fields.tax "%"). When any line sends tax or tax_category, the discount and the shipping are shared across the rates and the PDF prints the tax of each rate.
+   */
+  tax?: number;
+  /**
+   * The line's own UNCL5305 VAT category (see e_invoice.tax_category).
+   */
+  tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
 }
 /**
- * Optional structured e-invoice data; only the UBL output reads it.
+ * Optional structured e-invoice data; only the e-invoice outputs (/ubl, /cii, /factur-x) read it.
  */
 export interface EInvoice {
+  /**
+   * The e-invoice specification: peppol (Peppol BIS Billing 3.0, UBL only, the default of /ubl), en16931 (the norm itself, the default of /cii and /factur-x) or xrechnung (XRechnung 3.0, with its required fields checked)
+   */
+  profile?: 'peppol' | 'en16931' | 'xrechnung';
   seller?: EInvoiceParty;
   buyer?: EInvoiceParty;
   buyer_reference?: string;
   /**
-   * UNCL5305 VAT category of the lines: S standard, Z zero rated, E exempt, AE reverse charge, G export, O not subject to VAT
+   * UNCL5305 VAT category of the lines without their own: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
    */
-  tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'G' | 'O';
+  tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
   tax_exemption_reason?: PlainText;
   tax_exemption_reason_code?: string;
   payment_means?: {
@@ -159,9 +171,113 @@ export interface EInvoiceParty {
   region?: PlainText;
   endpoint?: {
     /**
-     * EAS code, e.g. 0208, 0106, 9925
+     * CEF EAS code (the code list EN 16931 rule BR-CL-25 checks, version of EN 16931 release 1.3.16), e.g. 0208 (Belgian enterprise number), 0088 (GLN), 9930 (German VAT), EM (e-mail, XRechnung)
      */
-    scheme: string;
+    scheme:
+      | '0002'
+      | '0007'
+      | '0009'
+      | '0037'
+      | '0060'
+      | '0088'
+      | '0096'
+      | '0097'
+      | '0106'
+      | '0130'
+      | '0135'
+      | '0142'
+      | '0147'
+      | '0151'
+      | '0154'
+      | '0158'
+      | '0170'
+      | '0177'
+      | '0183'
+      | '0184'
+      | '0188'
+      | '0190'
+      | '0191'
+      | '0192'
+      | '0193'
+      | '0194'
+      | '0195'
+      | '0196'
+      | '0198'
+      | '0199'
+      | '0200'
+      | '0201'
+      | '0202'
+      | '0203'
+      | '0204'
+      | '0205'
+      | '0208'
+      | '0209'
+      | '0210'
+      | '0211'
+      | '0212'
+      | '0213'
+      | '0215'
+      | '0216'
+      | '0217'
+      | '0218'
+      | '0219'
+      | '0220'
+      | '0221'
+      | '0225'
+      | '0230'
+      | '0235'
+      | '0240'
+      | '0244'
+      | '0242'
+      | '0245'
+      | '0246'
+      | '0248'
+      | '9910'
+      | '9913'
+      | '9914'
+      | '9915'
+      | '9918'
+      | '9919'
+      | '9920'
+      | '9922'
+      | '9923'
+      | '9924'
+      | '9925'
+      | '9926'
+      | '9927'
+      | '9928'
+      | '9929'
+      | '9930'
+      | '9931'
+      | '9932'
+      | '9933'
+      | '9934'
+      | '9935'
+      | '9936'
+      | '9937'
+      | '9938'
+      | '9939'
+      | '9940'
+      | '9941'
+      | '9942'
+      | '9943'
+      | '9944'
+      | '9945'
+      | '9946'
+      | '9947'
+      | '9948'
+      | '9949'
+      | '9950'
+      | '9951'
+      | '9952'
+      | '9953'
+      | '9957'
+      | '9959'
+      | 'AN'
+      | 'AQ'
+      | 'AS'
+      | 'AU'
+      | 'EM';
     id: string;
   };
   email?: string;

@@ -10,7 +10,6 @@ import type { DocumentBody } from './schema-types';
 /** What a well-formed value looks like, for pattern failures. */
 const PATTERN_HINTS: Record<string, string> = {
   'e_invoice.party.vat_id': 'must be a VAT identifier with its country prefix, e.g. BE0123456749',
-  'e_invoice.party.endpoint.scheme': 'must be a four-digit EAS code such as 0208 or 9925',
   'e_invoice.tax_exemption_reason_code': 'must be a VATEX code such as VATEX-EU-132',
   'e_invoice.payment_means.code': 'must be a UNCL4461 payment means code such as 30 or 58',
   'e_invoice.payment_means.iban': 'must be an IBAN such as BE71096123456769',
@@ -83,6 +82,8 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
       }
       return { field, message: `${field} must be at most ${String(p.limit)}` };
     case 'enum':
+      // A long code list says what it is rather than listing every code.
+      if (typeof schema?.['x-message'] === 'string') return { field, message: `${field} ${schema['x-message']}` };
       return {
         field,
         message: `${field} must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? `"${v}"` : String(v))).join(', ')}`,

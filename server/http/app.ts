@@ -190,7 +190,7 @@ export function createApp(deps: AppDeps): express.Express {
     if (eInvoice) {
       const sent = (body as { type?: unknown } | null)?.type;
       const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
-      if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.ublType(type);
+      if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
     }
     const prepared = pipeline.prepare(body, res.locals.locale as Locale);
     res.locals.documentType = prepared.doc.type;
@@ -239,6 +239,23 @@ export function createApp(deps: AppDeps): express.Express {
     const prepared = prepare(req, res, true);
     const { xml, filename } = await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal));
     res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
+  });
+
+  app.all('/cii', negotiate, only('POST', '/cii'), ...documentRoute, async (req: Request, res: Response) => {
+    const prepared = prepare(req, res, true);
+    const { xml, filename } = await counted(res, () => pipeline.renderCii(prepared));
+    res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
+  });
+
+  app.all('/factur-x', negotiate, only('POST', '/factur-x'), ...documentRoute, async (req: Request, res: Response) => {
+    const prepared = prepare(req, res, true);
+    const { pdf, filename } = await counted(res, (signal) => pipeline.renderFacturX(prepared, logoLogger(res), signal));
+    res
+      .status(200)
+      .set('Content-Type', 'application/pdf')
+      .set('Content-Disposition', inlineDisposition(filename))
+      .set('Content-Length', String(pdf.byteLength))
+      .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 
   app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));

@@ -20,7 +20,7 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   invalid_request: { status: 400, meaning: 'The body could not be read: it ended before its declared length, or does not inflate.' },
   unsupported_type: {
     status: 400,
-    meaning: 'The operation does not make this document type (UBL: invoice, receipt and credit_note only).',
+    meaning: 'The operation does not make this document type (e-invoices: invoice, receipt and credit_note only).',
   },
   missing_api_key: { status: 401, meaning: 'No API key was sent (`error` is `invalid_request`, as in the reference).' },
   invalid_api_key: { status: 401, meaning: 'The API key is not known.' },

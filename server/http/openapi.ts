@@ -98,7 +98,9 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
     info: {
       title: 'Document generation service',
       version: '1.0.0',
-      description: 'Business documents as PDF, and UBL 2.1 e-invoices with the PDF embedded.',
+      description:
+        'Business documents as PDF; e-invoices (EN 16931) as UBL 2.1 with the PDF embedded, as UN/CEFACT CII D16B, and as ' +
+        'Factur-X / ZUGFeRD (a PDF/A-3 carrying its CII), in the profiles Peppol BIS 3.0, EN 16931 and XRechnung 3.0.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
@@ -123,10 +125,39 @@ export function buildOpenApi(registry: SchemaRegistry): Node {
         post: {
           operationId: 'createUbl',
           summary: 'Create a UBL 2.1 e-invoice with the PDF embedded (invoice, receipt, credit_note)',
+          description: 'e_invoice.profile: peppol (the default), en16931 or xrechnung.',
           parameters: [languageHeader],
           requestBody: body(E_INVOICE_TYPES),
           responses: {
             200: { description: 'UBL 2.1 Invoice or CreditNote', content: { 'application/xml': { schema: { type: 'string' } } } },
+            ...errors,
+          },
+        },
+      },
+      '/cii': {
+        post: {
+          operationId: 'createCii',
+          summary: 'Create a UN/CEFACT CII D16B e-invoice (invoice, receipt, credit_note)',
+          description: 'e_invoice.profile: en16931 (the default) or xrechnung. TypeCode 380 for invoice and receipt, 381 for credit_note.',
+          parameters: [languageHeader],
+          requestBody: body(E_INVOICE_TYPES),
+          responses: {
+            200: { description: 'CrossIndustryInvoice', content: { 'application/xml': { schema: { type: 'string' } } } },
+            ...errors,
+          },
+        },
+      },
+      '/factur-x': {
+        post: {
+          operationId: 'createFacturX',
+          summary: 'Create a Factur-X / ZUGFeRD PDF/A-3 with its CII attached (invoice, receipt, credit_note)',
+          description:
+            'e_invoice.profile en16931 (the default): Factur-X EN 16931, the CII attached as factur-x.xml; xrechnung: ' +
+            "ZUGFeRD's XRECHNUNG profile, attached as xrechnung.xml.",
+          parameters: [languageHeader],
+          requestBody: body(E_INVOICE_TYPES),
+          responses: {
+            200: { description: 'The PDF/A-3b', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
             ...errors,
           },
         },

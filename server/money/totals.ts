@@ -1,13 +1,12 @@
 // Totals (decisions §2): the one computation of every amount a document shows, shared by the PDF and the UBL.
 // Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units.
 // Also decides which total lines are shown. Must not format for display (render/format.ts does) or read labels.
-import DecimalBase from 'decimal.js';
-import type { DocumentRequest, SubtotalMode } from '../documents/model';
+import type { DocumentRequest, SubtotalMode, TaxCategoryCode } from '../documents/model';
 import { minorUnits } from './currency';
+import { Decimal, roundMoney } from './decimal';
+import { splitVat, type VatSplit } from './vat';
 
-/** Our own Decimal: 40 significant digits, ties rounded away from zero. */
-export const Decimal = DecimalBase.clone({ precision: 40, rounding: DecimalBase.ROUND_HALF_UP });
-export type Decimal = InstanceType<typeof Decimal>;
+export { Decimal, roundMoney };
 
 export interface Adjustment {
   /** `percent`: `rate` is a percentage of the base; `flat`: the amount as sent; `off`: no line. */
@@ -51,12 +50,21 @@ export interface Totals {
   amountPaid: Decimal;
   balance: Decimal;
   show: { subtotal: boolean; amountPaid: boolean; payments: boolean };
+  /** The tax by rate (money/vat.ts): one group for a document tax, a group per rate and category for line rates. */
+  vat: VatSplit;
 }
 
 export interface TotalsInput {
   type?: DocumentRequest['type'];
   currency: string;
-  items: ReadonlyArray<{ quantity?: number | string; unit_cost?: number | string; payment?: number | string }>;
+  items: ReadonlyArray<{
+    quantity?: number | string;
+    unit_cost?: number | string;
+    payment?: number | string;
+    /** A line's own VAT rate (percent) and category (money/vat.ts). */
+    tax?: number | string;
+    tax_category?: TaxCategoryCode;
+  }>;
   fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
   discounts?: number | string;
   tax?: number | string;
@@ -78,10 +86,6 @@ export function rateReproducing(tax: Decimal, base: Decimal, digits: number): De
     if (roundMoney(base.mul(rate).div(100), digits).eq(tax)) return rate;
   }
   return undefined;
-}
-
-export function roundMoney(value: Decimal, digits: number): Decimal {
-  return value.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
 }
 
 function adjustment(mode: SubtotalMode, value: number | string | undefined, base: Decimal, digits: number): Adjustment {
@@ -118,8 +122,24 @@ export function computeTotals(input: TotalsInput): Totals {
 
   const discount = adjustment(input.fields.discounts, input.discounts, subtotal, digits);
   const afterDiscount = subtotal.sub(discount.amount);
-  const tax = adjustment(input.fields.tax, input.tax, afterDiscount, digits);
+  let tax = adjustment(input.fields.tax, input.tax, afterDiscount, digits);
   const shipping = adjustment(input.fields.shipping, input.shipping, afterDiscount, digits);
+  const vat = splitVat({
+    lines: noMoney ? [] : input.items.map((item, i) => ({ amount: lines[i]!.amount, tax: item.tax, tax_category: item.tax_category })),
+    mode: input.fields.tax,
+    documentTax: dec(input.tax, 0),
+    subtotal,
+    discount: discount.amount,
+    shipping: shipping.amount,
+    documentTaxAmount: tax.amount,
+    digits,
+  });
+  if (vat.perLine) {
+    // The sum of the groups' taxes; one rate when every group has the same (then printed as one line, as before).
+    const amount = vat.groups.reduce((sum, g) => sum.add(g.tax), new Decimal(0));
+    const rates = new Set(vat.groups.map((g) => g.rate!.toFixed()));
+    tax = { mode: 'percent', rate: rates.size === 1 ? vat.groups[0]!.rate : undefined, amount, shown: !amount.isZero() || rates.size > 1 };
+  }
   const total = afterDiscount.add(tax.amount).add(shipping.amount);
   const balance = input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening);
 
@@ -138,6 +158,7 @@ export function computeTotals(input: TotalsInput): Totals {
     total,
     amountPaid: opening,
     balance,
+    vat,
     show: {
       subtotal: discount.shown || tax.shown || shipping.shown,
       amountPaid: !opening.isZero(),

@@ -7,15 +7,13 @@
 import type { Page } from 'puppeteer';
 import { DomainError, errors } from '../errors';
 import { BrowserSupervisor, type SupervisorOptions } from './browser-supervisor';
-import { withMetadata } from './metadata';
+import { PRODUCER, withMetadata } from './metadata';
 import { PageSet } from './page-set';
 import { printPage, type PrintDocument } from './print-page';
 import type { PdfOptions, PdfRenderer, PoolStats } from './renderer';
 import { RenderQueue } from './render-queue';
 
 export type { PdfOptions, PdfRenderer, PoolStats } from './renderer';
-
-const PRODUCER = 'docgen-service (Chromium Skia/PDF)';
 
 export interface BrowserPoolOptions extends SupervisorOptions {
   concurrency: number;

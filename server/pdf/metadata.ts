@@ -3,6 +3,9 @@
 // microseconds whatever the page count, where re-writing the file with a PDF library costs milliseconds per page.
 // Chromium already writes the title of <title> and the document language (/Lang from <html lang>).
 
+/** The PDF Producer entry of every PDF the service makes (Info dictionary, and the XMP of a PDF/A). */
+export const PRODUCER = 'docgen-service (Chromium Skia/PDF)';
+
 export interface PdfMetadata {
   title?: string;
   author?: string;

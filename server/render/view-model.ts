@@ -166,18 +166,23 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
       { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
       { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'qty' },
     );
+    // Several VAT rates: each line says its own, so that each amount can be traced to its rate in the breakdown.
+    const lineRates = showMoney && totals.vat.perLine && totals.tax.rate === undefined ? lineRateTexts(totals, fmt) : undefined;
     if (showMoney) {
-      columns.push(
-        { key: 'rate', label: label('unit_cost_header'), align: 'right', width: 'money' },
-        { key: 'amount', label: label('amount_header'), align: 'right', width: 'money' },
-      );
+      columns.push({ key: 'rate', label: label('unit_cost_header'), align: 'right', width: 'money' });
+      if (lineRates) columns.push({ key: 'tax', label: label('tax_title'), align: 'right', width: 'qty' });
+      columns.push({ key: 'amount', label: label('amount_header'), align: 'right', width: 'money' });
     }
     rows = doc.items.map((item, i) => {
       const line = totals.lines[i]!;
       const cells: Cell[] = [];
       if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true });
       cells.push(itemCell(item.name, item.description), { text: qty(line.quantity), align: 'right' });
-      if (showMoney) cells.push({ text: fmt.formatRate(line.unitCost), align: 'right' }, { text: money(line.amount), align: 'right' });
+      if (showMoney) {
+        cells.push({ text: fmt.formatRate(line.unitCost), align: 'right' });
+        if (lineRates) cells.push({ text: lineRates[i]!, align: 'right' });
+        cells.push({ text: money(line.amount), align: 'right' });
+      }
       return cells;
     });
   }
@@ -186,14 +191,30 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   const totalsOut: TotalLine[] = [];
   const rateLabel = (title: string, rate: Decimal | undefined): string =>
     rate ? catalogues.text(lang, 'rate_label', { label: title, rate: fmt.formatPercent(rate) }) : title;
+  const shippingLine = (): void => {
+    if (totals.shipping.shown) {
+      totalsOut.push({ label: rateLabel(label('shipping_title'), totals.shipping.rate), value: money(totals.shipping.amount) });
+    }
+  };
   const adjustments = (): void => {
     if (totals.discount.shown) {
       totalsOut.push({ label: rateLabel(label('discounts_title'), totals.discount.rate), value: money(totals.discount.amount.neg()) });
     }
-    if (totals.tax.shown) totalsOut.push({ label: rateLabel(label('tax_title'), totals.tax.rate), value: money(totals.tax.amount) });
-    if (totals.shipping.shown) {
-      totalsOut.push({ label: rateLabel(label('shipping_title'), totals.shipping.rate), value: money(totals.shipping.amount) });
+    if (totals.vat.perLine && totals.tax.rate === undefined) {
+      // Several rates: the tax of each on its base (money/vat.ts), after the shipping, whose shares they include.
+      shippingLine();
+      for (const group of totals.vat.groups) {
+        const text = catalogues.text(lang, 'tax_on', {
+          label: label('tax_title'),
+          rate: fmt.formatPercent(group.rate!),
+          base: money(group.taxable),
+        });
+        totalsOut.push({ label: text, value: money(group.tax) });
+      }
+      return;
     }
+    if (totals.tax.shown) totalsOut.push({ label: rateLabel(label('tax_title'), totals.tax.rate), value: money(totals.tax.amount) });
+    shippingLine();
   };
   let summary: LabelledValue | undefined;
   if (isPackingSlip) {
@@ -254,6 +275,13 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,
     pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
   });
+}
+
+/** Each line's VAT rate as printed, from its group (money/vat.ts). */
+function lineRateTexts(totals: Totals, fmt: Formatter): string[] {
+  const out: string[] = [];
+  for (const group of totals.vat.groups) for (const i of group.lines) out[i] = fmt.formatPercent(group.rate!);
+  return out;
 }
 
 /** Every text of the view made printable (render/printable-text.ts); the logo's data: URI is left alone. */

@@ -75,4 +75,39 @@ describe('npm run render', function () {
     expect(err?.code).to.equal(2);
     expect(err?.stderr).to.contain('from is required');
   });
+
+  it('--cii gives the CII of the API, --factur-x a PDF/A-3 with the same CII attached; two outputs at once are refused', async function () {
+    const request = {
+      from: 'Acme GmbH\nVAT ID: DE123456789',
+      to: 'Client SARL\nVAT ID: FR40303265045',
+      number: 'CLI-1',
+      date: '2026-11-02',
+      items: [
+        { name: 'Tools', quantity: 2, unit_cost: 50, tax: 19 },
+        { name: 'Books', quantity: 1, unit_cost: 20, tax: 7 },
+      ],
+      fields: { tax: '%' },
+      tax: 19,
+    };
+    const file = path.join(out, 'cii.json');
+    fs.writeFileSync(file, JSON.stringify(request));
+    const ciiFile = path.join(out, 'cii.xml');
+    await cli(file, '--cii', '-o', ciiFile);
+    const service = await sharedService();
+    const api = await post(service, request, { path: '/cii' });
+    expect(api.status).to.equal(200);
+    expect(fs.readFileSync(ciiFile, 'utf8')).to.equal(await api.text());
+    const fxFile = path.join(out, 'fx.pdf');
+    await cli(file, '--factur-x', '-o', fxFile);
+    const attached = path.join(out, 'fx-attached');
+    fs.mkdirSync(attached, { recursive: true });
+    await run('pdfdetach', ['-saveall', '-o', attached, fxFile]);
+    expect(fs.readFileSync(path.join(attached, 'factur-x.xml'), 'utf8')).to.equal(fs.readFileSync(ciiFile, 'utf8'));
+    const err = await cli(file, '--cii', '--ubl').then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(err?.code).to.equal(2);
+    expect(err?.stderr).to.contain('Usage:');
+  });
 });

@@ -56,7 +56,7 @@ describe('GET /openapi.json', function () {
     const service = await sharedService();
     const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(doc.openapi).to.equal('3.1.0');
-    expect(Object.keys(doc.paths)).to.deep.equal(['/', '/ubl']);
+    expect(Object.keys(doc.paths)).to.deep.equal(['/', '/ubl', '/cii', '/factur-x']);
     expect(doc.components.schemas.invoice.properties.items).to.be.an('object');
     expect(doc.components.schemas.lineItem).to.be.an('object');
 

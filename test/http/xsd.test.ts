@@ -1,4 +1,4 @@
-// The service's own XSD validator (server/ubl): it agrees with xmllint on what we generate and on broken variants of
+// The service's own XSD validator (server/einvoice/xsd-validator.ts): it agrees with xmllint on what we generate and on broken variants of
 // it, it runs many validations at once, a document it rejects is a 500 with the errors in the log, and a broken
 // schema folder stops start-up.
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import { projectRoot } from '../../server/config';
-import { acquireXsdValidator, XsdLoadError, type XsdValidatorRef } from '../../server/ubl/xsd-validator';
+import { acquireXsdValidator, XsdLoadError, type XsdValidatorRef } from '../../server/einvoice/xsd-validator';
 import { fakeRenderer, post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
 import { XSD_DIR, xsdErrors } from '../helpers/ubl';
 

@@ -152,7 +152,7 @@ describe('request normalization', function () {
 
   it('finds the numeric fields in the schemas: every amount of the body and of a line, nothing else', function () {
     expect([...numericFields.document].sort()).to.deep.equal(['amount_paid', 'amount_refunded', 'discounts', 'shipping', 'tax']);
-    expect([...numericFields.item].sort()).to.deep.equal(['payment', 'quantity', 'unit_cost']);
+    expect([...numericFields.item].sort()).to.deep.equal(['payment', 'quantity', 'tax', 'unit_cost']);
     // A text field keeps a hexadecimal-looking value as text.
     expect(normalize({ number: '0x10', items: [{ name: '0b11' }] })).to.deep.equal({ number: '0x10', items: [{ name: '0b11' }] });
   });

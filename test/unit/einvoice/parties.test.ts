@@ -1,7 +1,7 @@
 // UBL parties (ubl/parties.ts, decisions §8): the free-text `from` / `to` read as a name, up to three address lines
 // and a VAT line whose prefix gives the country, each field overridden by the structured e_invoice party.
 import { expect } from 'chai';
-import { countryOfVatId, partyFrom } from '../../../server/ubl/parties';
+import { countryOfVatId, partyFrom } from '../../../server/einvoice/parties';
 
 describe('UBL parties from free text', function () {
   it('reads the name, the address lines and a VAT line written the usual ways', function () {

