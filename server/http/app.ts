@@ -224,38 +224,32 @@ export function createApp(deps: AppDeps): express.Express {
     }
   };
 
+  const sendPdf = (res: Response, { pdf, filename }: { pdf: Uint8Array; filename: string }) =>
+    res
+      .status(200)
+      .set('Content-Type', 'application/pdf')
+      .set('Content-Disposition', inlineDisposition(filename))
+      .set('Content-Length', String(pdf.byteLength))
+      .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+  const sendXml = (res: Response, { xml, filename }: { xml: string; filename: string }) =>
+    res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
+
   app.all('/', negotiate, only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res);
-    const { pdf, filename } = await counted(res, (signal) => pipeline.renderPdf(prepared, logoLogger(res), signal));
-    res
-      .status(200)
-      .set('Content-Type', 'application/pdf')
-      .set('Content-Disposition', inlineDisposition(filename))
-      .set('Content-Length', String(pdf.byteLength))
-      .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+    sendPdf(res, await counted(res, (signal) => pipeline.renderPdf(prepared, logoLogger(res), signal)));
   });
-
+  // The e-invoices: invoice, receipt and credit note only (other types are refused before the body is validated).
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res, true);
-    const { xml, filename } = await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal));
-    res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
+    sendXml(res, await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal)));
   });
-
   app.all('/cii', negotiate, only('POST', '/cii'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res, true);
-    const { xml, filename } = await counted(res, () => pipeline.renderCii(prepared));
-    res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
+    sendXml(res, await counted(res, () => pipeline.renderCii(prepared)));
   });
-
   app.all('/factur-x', negotiate, only('POST', '/factur-x'), ...documentRoute, async (req: Request, res: Response) => {
     const prepared = prepare(req, res, true);
-    const { pdf, filename } = await counted(res, (signal) => pipeline.renderFacturX(prepared, logoLogger(res), signal));
-    res
-      .status(200)
-      .set('Content-Type', 'application/pdf')
-      .set('Content-Disposition', inlineDisposition(filename))
-      .set('Content-Length', String(pdf.byteLength))
-      .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+    sendPdf(res, await counted(res, (signal) => pipeline.renderFacturX(prepared, logoLogger(res), signal)));
   });
 
   app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));

@@ -8,28 +8,10 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { PdfStructureError, withMetadata } from '../../../server/pdf/metadata';
 import { pdfInfo } from '../../helpers/pdf';
+import { smallPdf } from '../../helpers/small-pdf';
 
-/** A one-page PDF, written by hand and then rewritten by qpdf with `args` (classic trailer, or cross-reference streams). */
-function qpdfMade(args: string[]): Buffer {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-meta-'));
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((obj, i) => {
-    const at = body.length;
-    body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
-    return at;
-  });
-  const xref = body.length;
-  body += `xref\n0 4\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  fs.writeFileSync(path.join(dir, 'in.pdf'), body, 'latin1');
-  execFileSync('qpdf', [...args, path.join(dir, 'in.pdf'), path.join(dir, 'out.pdf')]);
-  return fs.readFileSync(path.join(dir, 'out.pdf'));
-}
+/** A one-page PDF, rewritten by qpdf with `args` (classic trailer, or cross-reference streams). */
+const qpdfMade = (args: string[]): Buffer => smallPdf({ qpdfArgs: args });
 
 describe('PDF metadata (incremental update)', function () {
   it('sets title, author, creator, producer and dates; qpdf finds no error; the original bytes stay as they were', function () {

@@ -2,7 +2,6 @@
 // replaced by one equal to the XMP, non-Latin text the same in both, the older Info objects gone; inputs it must not
 // turn into a PDF/A-3 (encrypted, carrying attachments already, not a PDF) refused with PdfA3Error.
 // The whole file on a real Chromium invoice is checked in test/http/pdfa3.test.ts.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,32 +9,18 @@ import { expect } from 'chai';
 import { withMetadata } from '../../../server/pdf/metadata';
 import { PdfA3Error, toPdfA3, type PdfA3Input } from '../../../server/pdf/pdfa3';
 import { pdfInfo } from '../../helpers/pdf';
+import { smallPdf as writeSmallPdf } from '../../helpers/small-pdf';
 import { qpdfJson, readXmp, str } from './pdfa-reader';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-pdfa3-unit-'));
 
-/** A one-page PDF written by hand, with an Info dictionary as Chromium writes one, rewritten by qpdf with `args`. */
-function smallPdf(args: string[] = []): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R /Lang (en-US) >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
-    '<< /Producer (Skia/PDF m156) /Creator (Chromium) /Title (old) /CreationDate (D:20200101000000Z) >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((obj, i) => {
-    const at = body.length;
-    body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
-    return at;
+/** A one-page PDF with an Info dictionary as Chromium writes one, rewritten by qpdf with `args`. */
+const smallPdf = (args: string[] = []): Buffer =>
+  writeSmallPdf({
+    catalog: '/Lang (en-US)',
+    info: '<< /Producer (Skia/PDF m156) /Creator (Chromium) /Title (old) /CreationDate (D:20200101000000Z) >>',
+    qpdfArgs: ['--object-streams=disable', ...args],
   });
-  const xref = body.length;
-  body += `xref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size 5 /Root 1 0 R /Info 4 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  const file = path.join(dir, `in-${Math.random().toString(36).slice(2)}.pdf`);
-  fs.writeFileSync(file, body, 'latin1');
-  execFileSync('qpdf', ['--object-streams=disable', ...args, file, `${file}.out`]);
-  return fs.readFileSync(`${file}.out`);
-}
 
 const NOW = new Date('2026-11-02T10:00:00.500Z');
 
