@@ -107,10 +107,13 @@ export function toEInvoice(input: MapInput): EInvoice {
   if (problems.length > 0 || !when || !vat) throw errors.validation(problems);
 
   const e = doc.e_invoice;
+  const profile = e?.profile ?? input.defaultProfile;
   const isInvoice = doc.type === 'invoice';
   // Peppol wants a buyer reference or an order reference (PEPPOL-EN16931-R003). A client that sends e_invoice data
   // asks for a conformant document; without either reference, the document number stands in as the buyer reference.
-  const buyerReference = e?.buyer_reference ?? (e && !(doc.purchase_order && isInvoice) ? doc.number : undefined);
+  // Not for XRechnung, whose buyer reference is the buyer's routing id (Leitweg-ID): only the client knows it.
+  const standIn = e && profile !== 'xrechnung' && !(doc.purchase_order && isInvoice) ? doc.number : undefined;
+  const buyerReference = e?.buyer_reference ?? standIn;
   const pay = payment(doc);
   // EN 16931 wants a due date or payment terms when an amount is due (BR-CO-25); for a client that sends e_invoice data
   // and neither, the terms say what an invoice without a due date means.
@@ -119,7 +122,7 @@ export function toEInvoice(input: MapInput): EInvoice {
   const nonZero = (v: Totals['subtotal']) => (v.isZero() ? undefined : v);
 
   const invoice: EInvoice = {
-    profile: e?.profile ?? input.defaultProfile,
+    profile,
     typeCode: doc.type === 'credit_note' ? '381' : '380',
     number: doc.number!,
     issueDate: when.issue,

@@ -11,7 +11,7 @@ import { projectRoot } from '../../server/config';
 import { toPdfA3, type PdfA3Input } from '../../server/pdf/pdfa3';
 import { pdfText } from '../helpers/pdf';
 import { post, sharedService, tempDir } from '../helpers/service';
-import { qpdfJson, readXmp, str, type Dict, type QpdfFile, type XmpRead } from '../unit/pdf/pdfa-reader';
+import { qpdfJson, readXmp, str, type Dict, type QpdfFile, type XmpRead } from '../helpers/pdfa-reader';
 
 const NOW = new Date('2026-11-02T10:00:00Z');
 // A small CII-looking document with non-ASCII text, so that "byte for byte" covers UTF-8.

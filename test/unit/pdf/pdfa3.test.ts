@@ -10,7 +10,7 @@ import { withMetadata } from '../../../server/pdf/metadata';
 import { PdfA3Error, toPdfA3, type PdfA3Input } from '../../../server/pdf/pdfa3';
 import { pdfInfo } from '../../helpers/pdf';
 import { smallPdf as writeSmallPdf } from '../../helpers/small-pdf';
-import { qpdfJson, readXmp, str } from './pdfa-reader';
+import { qpdfJson, readXmp, str } from '../../helpers/pdfa-reader';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-pdfa3-unit-'));
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { buildXmp, xmlSafeText, type XmpFields } from '../../../server/pdf/xmp';
 import { STANDARDS_DIR } from '../../helpers/schematron';
-import { readXmp } from './pdfa-reader';
+import { readXmp } from '../../helpers/pdfa-reader';
 
 const fields: XmpFields = {
   title: 'Invoice INV-7',
