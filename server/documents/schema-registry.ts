@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import type { Limits } from '../config';
 import { isCurrencyCode } from '../money/currency';
 import { isCountryCode } from './country';
+import { hasVatPrefix, isIban } from './identifiers';
 import { DOCUMENT_TYPES, type DocumentType } from './model';
 import type { DocumentBody } from './schema-types';
 
@@ -97,6 +98,8 @@ function createAjv(): Ajv {
   addFormats(ajv, ['uri', 'email']);
   ajv.addFormat('currency', { type: 'string', validate: (code: string) => isCurrencyCode(code) });
   ajv.addFormat('country', { type: 'string', validate: (code: string) => isCountryCode(code) });
+  ajv.addFormat('iban', { type: 'string', validate: (iban: string) => isIban(iban) });
+  ajv.addFormat('vat-id', { type: 'string', validate: (vatId: string) => hasVatPrefix(vatId) });
   ajv.addVocabulary(['x-limit', 'x-message']);
   ajv.addKeyword({
     keyword: 'notAccepted',

@@ -144,6 +144,9 @@ export interface EInvoice {
      * UNCL4461, e.g. 30 credit transfer, 58 SEPA credit transfer, 49 direct debit
      */
     code?: string;
+    /**
+     * IBAN, upper case without spaces (spaces are removed); its check digits are checked (ISO 13616)
+     */
     iban?: string;
     bic?: string;
     account_name?: PlainText;

@@ -94,6 +94,9 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
       if (p.format === 'currency') return { field, message: `${field} must be an ISO 4217 currency code such as USD, EUR or JPY` };
       if (p.format === 'uri') return { field, message: `${field} must be an absolute URL` };
       if (p.format === 'country') return { field, message: `${field} must be an ISO 3166 country code such as BE, DE or US` };
+      if (p.format === 'iban') return { field, message: `${field} is not a valid IBAN: its check digits do not match (ISO 13616)` };
+      if (p.format === 'vat-id')
+        return { field, message: `${field} must start with its country's code (BE, DE, …; EL for Greece), EN 16931 BR-CO-09` };
       if (p.format === 'email') return { field, message: `${field} must be an e-mail address` };
       return { field, message: `${field} must be a valid ${String(p.format)}` };
     case 'notAccepted':

@@ -74,6 +74,20 @@ describe('e-invoice requests refused with a 400 naming the fields', function () 
     expect(fields(await refused(service, 'cii', body, 'validation_failed'))).to.deep.equal(['e_invoice.payment_means.iban']);
   });
 
+  it('an IBAN with a wrong check digit and a VAT id without a country prefix → 400 naming both (DE-R-019, BR-CO-09)', async function () {
+    const e = complete.e_invoice as { seller: Record<string, unknown>; payment_means: Record<string, unknown> };
+    const body = {
+      ...complete,
+      e_invoice: {
+        ...e,
+        seller: { ...e.seller, vat_id: 'EU372000041' },
+        payment_means: { ...e.payment_means, iban: 'DE02 1203 0000 0000 2020 52' },
+      },
+    };
+    const json = await refused(service, 'cii', body, 'validation_failed');
+    expect(fields(json)).to.include.members(['e_invoice.seller.vat_id', 'e_invoice.payment_means.iban']);
+  });
+
   it('/cii for a quote → 400 unsupported_type naming type', async function () {
     const json = await refused(service, 'cii', { ...complete, type: 'quote' }, 'unsupported_type');
     expect(fields(json)).to.deep.equal(['type']);
