@@ -6,6 +6,7 @@ import type { Totals, Decimal } from '../money/totals';
 import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
+import { adjustmentLines } from './adjustment-lines';
 import { printable } from './printable-text';
 
 /** More custom fields than this leave the details column for a full-width block of their own (themes/base.css). */
@@ -189,32 +190,9 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
 
   // Total lines: "null or zero is omitted"; Subtotal only when an adjustment line shows.
   const totalsOut: TotalLine[] = [];
-  const rateLabel = (title: string, rate: Decimal | undefined): string =>
-    rate ? catalogues.text(lang, 'rate_label', { label: title, rate: fmt.formatPercent(rate) }) : title;
-  const shippingLine = (): void => {
-    if (totals.shipping.shown) {
-      totalsOut.push({ label: rateLabel(label('shipping_title'), totals.shipping.rate), value: money(totals.shipping.amount) });
-    }
-  };
   const adjustments = (): void => {
-    if (totals.discount.shown) {
-      totalsOut.push({ label: rateLabel(label('discounts_title'), totals.discount.rate), value: money(totals.discount.amount.neg()) });
-    }
-    if (totals.vat.perLine && totals.tax.rate === undefined) {
-      // Several rates: the tax of each on its base (money/vat.ts), after the shipping, whose shares they include.
-      shippingLine();
-      for (const group of totals.vat.groups) {
-        const text = catalogues.text(lang, 'tax_on', {
-          label: label('tax_title'),
-          rate: fmt.formatPercent(group.rate!),
-          base: money(group.taxable),
-        });
-        totalsOut.push({ label: text, value: money(group.tax) });
-      }
-      return;
-    }
-    if (totals.tax.shown) totalsOut.push({ label: rateLabel(label('tax_title'), totals.tax.rate), value: money(totals.tax.amount) });
-    shippingLine();
+    const text = (key: 'rate_label' | 'tax_on', values: Record<string, string>) => catalogues.text(lang, key, values);
+    totalsOut.push(...adjustmentLines(totals, { fmt, label, text }));
   };
   let summary: LabelledValue | undefined;
   if (isPackingSlip) {

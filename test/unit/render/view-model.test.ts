@@ -61,6 +61,39 @@ describe('document view: invoices', function () {
     expect(v.number).to.deep.equal({ label: '#', value: '2024-0042' });
   });
 
+  it('several VAT rates: a rate column, then shipping and the tax of each rate on its base, in German', function () {
+    const v = view(
+      {
+        items: [
+          { name: 'Akkuschrauber', quantity: 2, unit_cost: 119.99, tax: 19 },
+          { name: 'Fachbuch', quantity: 3, unit_cost: 24.5, tax: 7 },
+        ],
+        currency: 'EUR',
+        fields: { tax: '%', discounts: false, shipping: true },
+        tax: 19,
+        shipping: 4.9,
+      },
+      'de-DE',
+    );
+    expect(v.columns.map((c) => c.label)).to.deep.equal(['Artikel', 'Menge', 'Einzelpreis', 'MwSt.', 'Betrag']);
+    // (German puts a no-break space before % and €: compared here as plain spaces.)
+    const plain = (t: string) => t.replace(/\s/g, ' ');
+    expect(v.rows.map((r) => plain(r[3]!.text))).to.deep.equal(['19 %', '7 %']);
+    // Shipping 4.90 shared 3.75 / 1.15 (239.98 : 73.50, the cent left to the larger fraction); 19 % of 243.73 = 46.31;
+    // 7 % of 74.65 = 5.23.
+    expect(totals(v).map(([l, value, strong]) => [plain(String(l)), plain(String(value)), strong])).to.deep.equal([
+      ['Zwischensumme', '313,48 €', null],
+      ['Versandkosten', '4,90 €', null],
+      ['MwSt. (19 % auf 243,73 €)', '46,31 €', null],
+      ['MwSt. (7 % auf 74,65 €)', '5,23 €', null],
+      ['Gesamtbetrag', '369,92 €', true],
+    ]);
+    // One rate for every line: printed as before, one tax line and no rate column.
+    const one = view({ items: [{ name: 'a', unit_cost: 10, tax: 19 }], fields: { tax: '%' }, tax: 19 }, 'de-DE');
+    expect(one.columns.map((c) => c.key)).to.not.include('tax');
+    expect(totals(one).map((t) => plain(String(t[0])))).to.include('MwSt. (19 %)');
+  });
+
   it('shows only the Total when no adjustment is charged, and it is the strong line', function () {
     const v = view({ items: [{ name: 'a', quantity: 2, unit_cost: 50 }], fields: { tax: '%', discounts: true, shipping: true }, tax: 0 });
     expect(totals(v)).to.deep.equal([['Total', '$100.00', true]]);
