@@ -3,7 +3,6 @@
 // status, headers and body, and lists every code with its meaning (a test holds it, the README and the OpenAPI
 // description to the same list). Messages say what failed and how to fix it; they never echo field values
 // (documents are never logged).
-import { E_INVOICE_TYPES } from './documents/model';
 
 export interface FieldProblem {
   /** Path of the field in the request, e.g. `items[3].quantity`. */
@@ -26,6 +25,7 @@ export const ERROR_CODES = [
   'too_many_failed_keys',
   'not_found',
   'method_not_allowed',
+  'not_acceptable',
   'unsupported_type',
   'renderer_busy',
   'render_timeout',
@@ -58,6 +58,17 @@ export function isRequestProblem(code: ErrorCode): boolean {
   return !SERVICE_FAILURES.has(code);
 }
 
+/** Where an account stands in its monthly quota, as the reservation saw it (absent for unlimited plans). */
+export interface QuotaState {
+  limit: number;
+  /** Documents left after this request (0 on a refusal). */
+  remaining: number;
+  /** Whole seconds until the next period starts. */
+  resetSeconds: number;
+  /** Length of the current period (this calendar month, UTC), in seconds. */
+  windowSeconds: number;
+}
+
 /** What a client may need besides the message. */
 export interface ErrorFacts {
   /** Every problem with the request's fields. */
@@ -66,6 +77,8 @@ export interface ErrorFacts {
   retryAfterSeconds?: number;
   /** The methods the path accepts. */
   allow?: string[];
+  /** The quota, on a quota_exceeded refusal. */
+  quota?: QuotaState;
   cause?: unknown;
 }
 
@@ -171,6 +184,10 @@ export const errors = {
   methodNotAllowed(method: string, path: string): DomainError {
     return new DomainError('method_not_allowed', `${method} is not allowed on ${path}. Use POST.`, { allow: ['POST'] });
   },
+  /** The client accepts none of the media types the operation answers with. */
+  notAcceptable(offered: string[]): DomainError {
+    return new DomainError('not_acceptable', `This operation answers with ${offered.join(' or ')}; send an Accept header that allows one.`);
+  },
   rendererBusy(retryAfterSeconds: number): DomainError {
     return new DomainError('renderer_busy', `The renderer is at capacity. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
   },
@@ -199,9 +216,9 @@ export const errors = {
   clientClosed(): DomainError {
     return new DomainError('client_closed_request', 'The client closed the connection before the document was ready.');
   },
-  /** An e-invoice (UBL, CII, Factur-X) asked of a type that is not an invoice, receipt or credit note. */
+  /** An e-invoice (UBL, CII, Factur-X) asked of a type other than those of documents/model.ts's E_INVOICE_TYPES. */
   eInvoiceType(type: string): DomainError {
-    const message = `e-invoices (UBL, CII, Factur-X) are made of ${E_INVOICE_TYPES.join(', ').replace(/, ([^,]*)$/, ' and $1')}, not ${type}`;
+    const message = `e-invoices (UBL, CII, Factur-X) are made of invoices, receipts and credit notes (invoice, receipt, credit_note), not ${type}`;
     return new DomainError('unsupported_type', message, { details: [{ field: 'type', message }] });
   },
   /** Account pages: the sign-up email does not look like an email address. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Limits } from '../config';
-import { isCurrencyCode } from '../money/currency';
+import { isCurrencyCode } from './currency';
 import { isCountryCode } from './country';
 import { hasVatPrefix, isIban } from './identifiers';
 import { DOCUMENT_TYPES, type DocumentType } from './model';

@@ -2,7 +2,7 @@
 // Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units.
 // Also decides which total lines are shown. Must not format for display (render/format.ts does) or read labels.
 import type { DocumentRequest, SubtotalMode, TaxCategoryCode } from '../documents/model';
-import { minorUnits } from './currency';
+import { minorUnits } from '../documents/currency';
 import { Decimal, roundMoney } from './decimal';
 import { splitVat, type VatSplit } from './vat';
 

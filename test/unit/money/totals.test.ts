@@ -1,6 +1,6 @@
 // The totals module on its own (decisions §2): exact decimals, half away from zero, per-currency minor units.
 import { expect } from 'chai';
-import { minorUnits, isCurrencyCode } from '../../../server/money/currency';
+import { minorUnits, isCurrencyCode } from '../../../server/documents/currency';
 import { computeTotals, Decimal, rateReproducing, type TotalsInput } from '../../../server/money/totals';
 import { Formatter } from '../../../server/render/format';
 
