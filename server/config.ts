@@ -19,6 +19,8 @@ export interface Limits {
   maxAmount: number;
   /** Lines a document may print (render/print-budget.ts); raise it with MAX_ITEMS. */
   maxPrintedLines: number;
+  /** Documents in one POST /batch. */
+  maxBatchDocuments: number;
 }
 
 export interface Config {
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxText: int('MAX_TEXT_LENGTH', 2000, 1, 1_000_000),
       maxAmount: int('MAX_AMOUNT', 1e12, 1, Number.MAX_SAFE_INTEGER),
       maxPrintedLines: int('MAX_PRINTED_LINES', 6000, 10, 10_000_000),
+      maxBatchDocuments: int('MAX_BATCH_DOCUMENTS', 100, 1, 10_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -16,9 +16,11 @@ import { bodyKind } from '../documents/parse-body';
 import type { DocumentPipeline } from '../pipeline';
 import type { Locale } from '../render/locale';
 import { requireApiKey } from './auth';
+import { batchHandler } from './batch';
 import { errorHandler } from './errors-to-http';
+import { rateLimitHeaders } from './rate-limit';
 import type { Metrics } from './metrics';
-import { buildOpenApi } from './openapi';
+import { apiReference } from './docs';
 import type { PoolStats } from '../pdf/renderer';
 
 export interface AppDeps {
@@ -163,10 +165,8 @@ export function createApp(deps: AppDeps): express.Express {
   });
   if (deps.studio) app.use('/studio', deps.studio);
   if (deps.account) app.use('/account', deps.account);
-  const openApi = buildOpenApi(pipeline.assets.schemas);
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApi);
-  });
+  // GET /openapi.json and the /docs reference page (with the looser CSP Redoc needs, on /docs only).
+  app.use(apiReference(pipeline.assets.schemas, { maxBatchDocuments: deps.config.limits.maxBatchDocuments }));
 
   // Every answer of the document routes, errors included, names the locale it was (or would be) made in, and may be
   // kept by no cache: a document is its client's business data.
@@ -202,7 +202,8 @@ export function createApp(deps: AppDeps): express.Express {
   /**
    * Runs `render` on one reserved document of the account's quota: committed on success, released on failure. The
    * render gets a signal that aborts when the client goes away (its render is cancelled, in the queue or mid-print);
-   * a document finished for a client that has left is not counted either.
+   * a document finished for a client that has left is not counted either. A counted document's answer carries the
+   * RateLimit headers of its reservation (rate-limit.ts; none for unlimited plans).
    */
   const counted = async <T>(res: Response, render: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const gone = new AbortController();
@@ -215,6 +216,7 @@ export function createApp(deps: AppDeps): express.Express {
       const out = await render(gone.signal);
       if (gone.signal.aborted) throw errors.clientClosed();
       await ticket.commit();
+      res.set(rateLimitHeaders(ticket.state));
       return out;
     } catch (err) {
       await ticket.release();
@@ -251,6 +253,10 @@ export function createApp(deps: AppDeps): express.Express {
     const prepared = prepare(req, res, true);
     sendPdf(res, await counted(res, (signal) => pipeline.renderFacturX(prepared, logoLogger(res), signal)));
   });
+
+  // Many documents in one request (batch.ts): the same key, body limits, locale and no-store as the routes above.
+  const batch = batchHandler({ pipeline, quota: deps.quota, logger, maxDocuments: deps.config.limits.maxBatchDocuments });
+  app.all('/batch', negotiate, only('POST', '/batch'), ...documentRoute, batch);
 
   app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));
   app.use(errorHandler(logger, deps.config.limits.maxBodyBytes));

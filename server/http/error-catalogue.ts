@@ -7,6 +7,7 @@
 // elsewhere (what 400 bodies have always carried); `type` is `invalid_request` for the client's errors (the
 // reference's 429) and `api_error` for ours.
 import type { DomainError, ErrorCode } from '../errors';
+import { rateLimitHeaders } from './rate-limit';
 
 export interface CatalogueEntry {
   status: number;
@@ -27,6 +28,10 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   inactive_api_key: { status: 401, meaning: 'The API key was revoked.' },
   not_found: { status: 404, meaning: 'No such endpoint.' },
   method_not_allowed: { status: 405, meaning: 'The endpoint takes another method (see `Allow`).' },
+  not_acceptable: {
+    status: 406,
+    meaning: 'The `Accept` header allows none of the answers the operation makes (`POST /batch`: a ZIP or a PDF).',
+  },
   request_timeout: { status: 408, meaning: 'The whole request did not arrive within REQUEST_TIMEOUT_MS.' },
   body_too_large: { status: 413, meaning: 'The body is larger than MAX_BODY_BYTES.' },
   unsupported_media_type: { status: 415, meaning: 'The Content-Type, charset or Content-Encoding is not one the service reads.' },
@@ -71,6 +76,7 @@ export function toResponse(err: DomainError, requestId: string): ErrorResponse {
   const headers: Record<string, string> = {};
   if (err.facts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.facts.retryAfterSeconds);
   if (err.facts.allow) headers.Allow = err.facts.allow.join(', ');
+  Object.assign(headers, rateLimitHeaders(err.facts.quota));
   const body: Record<string, unknown> = {
     error: status === 401 ? (err.code === 'missing_api_key' ? 'invalid_request' : err.code) : err.message,
     message: err.message,

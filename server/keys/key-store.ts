@@ -37,14 +37,23 @@ export interface KeyRegistry {
   setPlan(account: string, plan: Plan): Promise<boolean>;
 }
 
+/** What a reservation saw, in the same atomic step that made it (or refused it). */
+export interface Reservation {
+  /** The reservation ids (one per document), or undefined when the limit refused them (nothing was reserved). */
+  ids: string[] | undefined;
+  /** used + reserved for the account and period before this reservation: the quota's remaining is read from it. */
+  seen: number;
+}
+
 /** Monthly usage and the reservations that make the quota exact under concurrency. */
 export interface UsageStore {
   /**
-   * Reserves one document of `period` (YYYY-MM) for `account` if used + reserved is below `limit`. Returns the
-   * reservation id, or undefined when the limit is reached. Reservations older than `ttlMs` no longer count
-   * (a crashed instance cannot hold quota forever).
+   * Reserves `count` documents (1 for a single request, a batch's size) of `period` (YYYY-MM) for `account`, all or
+   * none: when used + reserved + `count` is within `limit`. Reservations older than `ttlMs` no longer count (a
+   * crashed instance cannot hold quota forever). The check, the count it returns and the reservations are one
+   * atomic step.
    */
-  reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined>;
+  reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count?: number): Promise<Reservation>;
   /** Counts one document as used and drops the reservation (if any: unlimited plans reserve nothing). */
   commit(account: string, period: string, reservation: string | undefined): Promise<void>;
   /** Drops a reservation without counting anything. */

@@ -1,10 +1,14 @@
-// Monthly quota (decisions §5): each successful document of either operation counts one, per account and calendar
-// month in UTC. A render first reserves one document (atomically, in the store), then commits it on success or
-// releases it on failure: a failed render never uses quota and parallel requests never overshoot.
-// Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the 1st of next month.
-import { DomainError } from '../errors';
+// Monthly quota (decisions §5): each successful document of any operation counts one, per account and calendar
+// month in UTC. A render first reserves its documents (atomically, in the store: one, or a batch's all at once),
+// then commits each on success or releases it on failure: a failed render never uses quota and parallel requests
+// never overshoot. Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the
+// 1st of next month. Each reservation also reports where the account stands (QuotaState, from the count the store
+// saw in the same atomic step) for the HTTP layer's RateLimit headers; this module knows no HTTP.
+import { DomainError, type QuotaState } from '../errors';
 import { countedMessage } from '../messages';
 import type { Plan, UsageStore } from '../keys/key-store';
+
+export type { QuotaState };
 
 /** Documents per calendar month for each plan (null: unlimited). */
 export interface PlanLimits {
@@ -22,9 +26,19 @@ export interface QuotaTicket {
   release(): Promise<void>;
 }
 
+/** Reserved documents, each committed or released on its own; `state` is absent for unlimited plans. */
+export interface QuotaReservation {
+  tickets: QuotaTicket[];
+  state: QuotaState | undefined;
+}
+
 /** `2026-11` */
 export function periodOf(now: Date): string {
   return now.toISOString().slice(0, 7);
+}
+
+export function periodStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
 export function nextPeriodStart(now: Date): Date {
@@ -36,12 +50,31 @@ export function retryAfterSeconds(now: Date): number {
   return Math.max(1, Math.ceil((nextPeriodStart(now).getTime() - now.getTime()) / 1000));
 }
 
-export function quotaExceeded(limit: number, plan: Plan, now: Date): DomainError {
+/** Seconds in the calendar month of `now` (UTC): 2,678,400 for January. */
+export function periodSeconds(now: Date): number {
+  return (nextPeriodStart(now).getTime() - periodStart(now).getTime()) / 1000;
+}
+
+/** Where the account stands after `taken` documents were reserved on a count of `seen` (0 taken: a refusal). */
+export function quotaState(limit: number, seen: number, taken: number, now: Date): QuotaState {
+  return {
+    limit,
+    remaining: Math.max(0, limit - seen - taken),
+    resetSeconds: retryAfterSeconds(now),
+    windowSeconds: periodSeconds(now),
+  };
+}
+
+/** The 429; `asked`: the documents the request needed (a batch's size), named when fewer are left but some are. */
+export function quotaExceeded(limit: number, plan: Plan, now: Date, state?: QuotaState, asked = 1): DomainError {
   const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
   const retry = retryAfterSeconds(now);
-  return new DomainError('quota_exceeded', countedMessage('quota_exceeded', limit, { plan, reset, retry: String(retry) }), {
-    retryAfterSeconds: retry,
-  });
+  const left = state?.remaining ?? 0;
+  const message =
+    asked > 1 && left > 0
+      ? `This batch of ${asked} documents needs more than the ${left} left of the monthly limit of ${limit} documents of the ${plan} plan. Send at most ${left}, or wait until ${reset} (in ${retry} s).`
+      : countedMessage('quota_exceeded', limit, { plan, reset, retry: String(retry) });
+  return new DomainError('quota_exceeded', message, { retryAfterSeconds: retry, quota: state });
 }
 
 export class Quota {
@@ -58,12 +91,25 @@ export class Quota {
   }
 
   /** Reserves one document, or throws the 429. */
-  async reserve(account: string, plan: Plan): Promise<QuotaTicket> {
+  async reserve(account: string, plan: Plan): Promise<QuotaTicket & { state: QuotaState | undefined }> {
+    const { tickets, state } = await this.reserveMany(account, plan, 1);
+    return { ...tickets[0]!, state };
+  }
+
+  /** Reserves `count` documents at once, all or none (a batch), or throws the 429 and reserves nothing. */
+  async reserveMany(account: string, plan: Plan, count: number): Promise<QuotaReservation> {
     const now = this.clock();
     const period = periodOf(now);
     const limit = this.limitOf(plan);
-    const id = limit === null ? undefined : await this.store.reserve(account, period, limit, this.reservationTtlMs, now);
-    if (limit !== null && id === undefined) throw quotaExceeded(limit, plan, now);
+    if (limit === null) {
+      return { tickets: Array.from({ length: count }, () => this.ticket(account, period, undefined)), state: undefined };
+    }
+    const { ids, seen } = await this.store.reserve(account, period, limit, this.reservationTtlMs, now, count);
+    if (ids === undefined) throw quotaExceeded(limit, plan, now, quotaState(limit, seen, 0, now), count);
+    return { tickets: ids.map((id) => this.ticket(account, period, id)), state: quotaState(limit, seen, count, now) };
+  }
+
+  private ticket(account: string, period: string, id: string | undefined): QuotaTicket {
     let settled = false;
     return {
       commit: async () => {

@@ -1,11 +1,17 @@
 // Operations: health, readiness with pool state, Prometheus metrics, the OpenAPI description built from schemas/
-// (the published examples validate against it), helmet headers, and JSON logs with ids but no field values.
+// (the published examples validate against it; form bodies, statuses, servers), the /docs page and its CSP, helmet
+// headers, and JSON logs with ids but no field values.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import pino from 'pino';
 import qs from 'qs';
+import { projectRoot } from '../../server/config';
+import { DOCUMENT_TYPES } from '../../server/documents/model';
 import { accountLogId } from '../../server/http/app';
 import { loadExamples } from '../helpers/examples';
 import { post, sharedService, startTestService } from '../helpers/service';
@@ -56,7 +62,18 @@ describe('GET /openapi.json', function () {
     const service = await sharedService();
     const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(doc.openapi).to.equal('3.1.0');
-    expect(Object.keys(doc.paths)).to.deep.equal(['/', '/ubl', '/cii', '/factur-x']);
+    expect(Object.keys(doc.paths)).to.deep.equal([
+      '/',
+      '/ubl',
+      '/cii',
+      '/factur-x',
+      '/batch',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/openapi.json',
+      '/docs',
+    ]);
     expect(doc.components.schemas.invoice.properties.items).to.be.an('object');
     expect(doc.components.schemas.lineItem).to.be.an('object');
 
@@ -82,6 +99,85 @@ describe('GET /openapi.json', function () {
       checked++;
     }
     expect(checked).to.be.greaterThanOrEqual(10);
+  });
+
+  it('names the server by the request origin, the version of package.json, tags and every status with the Error body', async function () {
+    const service = await sharedService();
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(doc.servers).to.deep.equal([{ url: service.url, description: 'This service' }]);
+    // fetch() sends its own Host: node:http sends the one a proxy would forward.
+    const servers = (host: string) =>
+      new Promise<string>((resolve, reject) => {
+        http
+          .get(`${service.url}/openapi.json`, { headers: { host } }, (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve((JSON.parse(text) as { servers: [{ url: string }] }).servers[0].url));
+          })
+          .on('error', reject);
+      });
+    expect(await servers('docs.example.org:8443')).to.equal('http://docs.example.org:8443');
+    expect(await servers('evil"host/<x>')).to.equal('http://localhost:3000');
+    const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
+    expect(doc.info.version).to.equal(pkg.version);
+    expect(doc.tags.map((t: { name: string }) => t.name)).to.deep.equal(['documents', 'e-invoices', 'batch', 'operations']);
+    expect(doc.components.schemas.Error.properties.code.enum).to.include.members(['validation_failed', 'quota_exceeded', 'render_timeout']);
+    const statuses = ['200', '400', '401', '405', '408', '413', '415', '429', '500', '503'];
+    for (const p of ['/', '/ubl', '/cii', '/factur-x', '/batch']) {
+      const op = doc.paths[p].post;
+      expect(Object.keys(op.responses), p).to.include.members(statuses);
+      expect(op.responses).not.to.have.property('499');
+      for (const status of statuses.slice(1))
+        expect(op.responses[status].content['application/json'].schema, `${p} ${status}`).to.deep.equal({
+          $ref: '#/components/schemas/Error',
+        });
+      expect(Object.keys(op.responses['200'].headers), p).to.include.members(['RateLimit-Policy', 'RateLimit', 'Cache-Control']);
+      expect(Object.keys(op.responses['429'].headers), p).to.include.members(['RateLimit-Policy', 'RateLimit', 'Retry-After']);
+    }
+    expect(doc.paths['/batch'].post.responses['406']).to.be.an('object');
+    expect(Object.keys(doc.paths['/batch'].post.responses['200'].content)).to.deep.equal(['application/zip', 'application/pdf']);
+    expect(doc.paths['/'].post.requestBody.content['application/json'].examples).to.have.keys(...DOCUMENT_TYPES);
+  });
+
+  it('describes form bodies as string fields with bracket keys; the form example validates and is accepted', async function () {
+    const service = await sharedService();
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const media = doc.paths['/ubl'].post.requestBody.content['application/x-www-form-urlencoded'];
+    const form = doc.components.schemas.EInvoiceForm;
+    expect(media.schema).to.deep.equal({ $ref: '#/components/schemas/EInvoiceForm' });
+    expect(form.properties['items[0][name]']).to.include({ type: 'string' });
+    expect(form.properties['items[0][quantity]']).to.include({ type: 'string' });
+    expect(form.properties['e_invoice[profile]']).to.include({ type: 'string' });
+    expect(media.encoding['items[0][name]']).to.deep.equal({ style: 'form', explode: true });
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validate = ajv.compile({ ...form, $schema: undefined });
+    expect(validate({ 'items[7][quantity]': '2' }), 'a string at any index').to.equal(true);
+    expect(validate({ 'items[7][quantity]': 2 }), 'form values are strings').to.equal(false);
+    const example = media.examples.invoice.value as Record<string, string>;
+    expect(validate(example), ajv.errorsText(validate.errors)).to.equal(true);
+    const res = await post(service, new URLSearchParams(example).toString(), { path: '/ubl' });
+    expect(res.status, await res.clone().text()).to.equal(200);
+  });
+});
+
+describe('GET /docs', function () {
+  it('serves the Redoc page from this service (no CDN) with a CSP of its own; the API keeps the strict one', async function () {
+    const service = await sharedService();
+    const page = await fetch(`${service.url}/docs`);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html).to.contain('spec-url="/openapi.json"');
+    const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).to.deep.equal(['/docs/assets/redoc.standalone.js']);
+    expect(html).not.to.match(/https?:\/\//);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).to.contain("worker-src 'self' blob:").and.to.contain("script-src 'self';");
+    const asset = await fetch(`${service.url}${scripts[0]}`);
+    expect(asset.status).to.equal(200);
+    expect(asset.headers.get('content-type')).to.contain('javascript');
+    expect((await asset.arrayBuffer()).byteLength).to.be.greaterThan(100000);
+    const api = await post(service, { from: 'M', to: 'N', items: [] });
+    expect(api.headers.get('content-security-policy')).not.to.contain('blob:');
   });
 });
 

@@ -1,22 +1,25 @@
 // The Redis side of monthly usage and its reservations. A reservation is one Lua script, which Redis runs
-// atomically: expired reservations are dropped, used + reserved is compared with the limit, and the reservation is
-// added, with no other command in between. Key names in names.ts.
+// atomically: expired reservations are dropped, used + reserved is compared with the limit, and the reservations (one,
+// or a batch's all at once) are added, with no other command in between; the script returns the count it compared
+// (the quota's remaining comes from it). Key names in names.ts.
 import crypto from 'node:crypto';
 import type Redis from 'ioredis';
-import type { UsageStore } from '../key-store';
+import type { Reservation, UsageStore } from '../key-store';
 import { k } from './names';
 
 /** Usage and reservation keys outlive their month by a safety margin, then expire. */
 const PERIOD_TTL_SECONDS = 40 * 24 * 3600;
-// KEYS[1] usage, KEYS[2] reservations; ARGV: limit, now (ms), expiry (ms), id, ttl (s)
+// KEYS[1] usage, KEYS[2] reservations; ARGV: limit, now (ms), expiry (ms), ttl (s), id… (one per document).
+// Returns {1 reserved / 0 refused, used + reserved before}.
 const RESERVE = `
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-local pending = redis.call('ZCARD', KEYS[2])
-if used + pending >= tonumber(ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
-return 1`;
+local seen = used + redis.call('ZCARD', KEYS[2])
+local count = #ARGV - 4
+if seen + count > tonumber(ARGV[1]) then return {0, seen} end
+for i = 5, #ARGV do redis.call('ZADD', KEYS[2], ARGV[3], ARGV[i]) end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return {1, seen}`;
 
 // KEYS[1] usage, KEYS[2] reservations; ARGV: id ('' for none), ttl (s)
 const COMMIT = `
@@ -26,7 +29,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return n`;
 
 type ScriptedRedis = Redis & {
-  quotaReserve(usage: string, reservations: string, limit: number, now: number, expiry: number, id: string, ttl: number): Promise<number>;
+  quotaReserve(
+    usage: string,
+    reservations: string,
+    limit: number,
+    now: number,
+    expiry: number,
+    ttl: number,
+    ...ids: string[]
+  ): Promise<[number, number]>;
   quotaCommit(usage: string, reservations: string, id: string, ttl: number): Promise<number>;
 };
 
@@ -39,19 +50,19 @@ export class RedisUsage implements UsageStore {
     this.redis = redis as ScriptedRedis;
   }
 
-  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
-    const id = crypto.randomUUID();
+  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count = 1): Promise<Reservation> {
+    const ids = Array.from({ length: count }, () => crypto.randomUUID());
     const t = now.getTime();
-    const ok = await this.redis.quotaReserve(
+    const [ok, seen] = await this.redis.quotaReserve(
       k.usage(account, period),
       k.reservations(account, period),
       limit,
       t,
       t + ttlMs,
-      id,
       PERIOD_TTL_SECONDS,
+      ...ids,
     );
-    return ok === 1 ? id : undefined;
+    return { ids: ok === 1 ? ids : undefined, seen };
   }
 
   async commit(account: string, period: string, reservation: string | undefined): Promise<void> {

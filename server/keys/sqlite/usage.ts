@@ -1,16 +1,17 @@
 // The SQLite side of monthly usage and its reservations. A reservation runs in an IMMEDIATE transaction: the write
-// lock is taken before the count is read, so instances sharing the file cannot both pass the limit. Every statement
-// is prepared once (every request runs them). Shares the store's database (sqlite/store.ts).
+// lock is taken before the count is read, so instances sharing the file cannot both pass the limit; the count it read
+// is returned with the reservation (the quota's remaining comes from it). A batch reserves all its documents in the
+// same one transaction, or none. Every statement is prepared once (every request runs them). Shares the store's database (sqlite/store.ts).
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { UsageStore } from '../key-store';
+import type { Reservation, UsageStore } from '../key-store';
 
 export class SqliteUsage implements UsageStore {
   private readonly used: Database.Statement<[string, string], { count: number }>;
   private readonly deleteReservation: Database.Statement<[string]>;
   private readonly add: Database.Statement<[string, string, number]>;
   private readonly reservation: Database.Transaction<
-    (id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => string | undefined
+    (account: string, period: string, t: number, ttlMs: number, limit: number, count: number) => Reservation
   >;
   private readonly count: Database.Transaction<(account: string, period: string, reservation: string | undefined) => void>;
 
@@ -28,12 +29,13 @@ export class SqliteUsage implements UsageStore {
     this.add = db.prepare(
       'INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count',
     );
-    this.reservation = db.transaction((id: string, account: string, period: string, t: number, ttlMs: number, limit: number) => {
+    this.reservation = db.transaction((account: string, period: string, t: number, ttlMs: number, limit: number, count: number) => {
       expire.run(account, period, t);
-      const n = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
-      if (n >= limit) return undefined;
-      insertReservation.run(id, account, period, t + ttlMs);
-      return id;
+      const seen = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
+      if (seen + count > limit) return { ids: undefined, seen };
+      const ids = Array.from({ length: count }, () => crypto.randomUUID());
+      for (const id of ids) insertReservation.run(id, account, period, t + ttlMs);
+      return { ids, seen };
     });
     this.count = db.transaction((account: string, period: string, reservation: string | undefined) => {
       if (reservation) deleteReservation.run(reservation);
@@ -41,8 +43,8 @@ export class SqliteUsage implements UsageStore {
     });
   }
 
-  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date): Promise<string | undefined> {
-    return this.reservation.immediate(crypto.randomUUID(), account, period, now.getTime(), ttlMs, limit);
+  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count = 1): Promise<Reservation> {
+    return this.reservation.immediate(account, period, now.getTime(), ttlMs, limit, count);
   }
 
   async commit(account: string, period: string, reservation: string | undefined): Promise<void> {

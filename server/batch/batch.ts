@@ -1,0 +1,158 @@
+// POST /batch's core, with no HTTP in it: the batch body read and every document in it parsed and validated before
+// anything renders (one 400 naming each bad field as `documents[i].…`), then each document rendered in the format it
+// asks for, and the file names a batch's archive gives them (as the single operation names each, de-duplicated).
+// Must not render anything while validating, nor know about quota, Accept headers or streams.
+import { DomainError, errors, type FieldProblem } from '../errors';
+import { isDocumentType, isEInvoiceType } from '../documents/model';
+import type { DocumentPipeline, LogoLogger, PreparedDocument } from '../pipeline';
+import type { Locale } from '../render/locale';
+import { labelFor } from '../render/view-model';
+import { toEInvoice } from '../einvoice/map';
+import { pdfFilename } from '../documents/filename';
+
+export const BATCH_FORMATS = ['pdf', 'ubl', 'cii', 'factur-x'] as const;
+export type BatchFormat = (typeof BATCH_FORMATS)[number];
+
+export interface BatchItem {
+  format: BatchFormat;
+  prepared: PreparedDocument;
+}
+
+export interface BatchFile {
+  filename: string;
+  data: Uint8Array;
+  /** Whether `data` is a PDF (the merged answer takes only those). */
+  pdf: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isFormat = (v: unknown): v is BatchFormat => typeof v === 'string' && (BATCH_FORMATS as readonly string[]).includes(v);
+const formatProblem = (field: string): FieldProblem => ({ field, message: `${field} must be one of ${BATCH_FORMATS.join(', ')}` });
+
+/** `documents[3].items[0].quantity` from `items[0].quantity`; a problem with the whole body names the document. */
+function prefixed(index: number, problem: FieldProblem): FieldProblem {
+  const base = `documents[${index}]`;
+  const field = problem.field === '(body)' ? base : `${base}.${problem.field}`;
+  return { field, message: `${base}: ${problem.message}` };
+}
+
+/** The batch's own fields: `format` (default for every document) and 1 to `max` objects in `documents`. */
+function batchShape(body: unknown, max: number): { format: BatchFormat; documents: unknown[] } {
+  if (!isObject(body)) throw errors.notAnObject();
+  const problems: FieldProblem[] = [];
+  const format = body.format ?? 'pdf';
+  if (!isFormat(format)) problems.push(formatProblem('format'));
+  const documents = body.documents;
+  if (!Array.isArray(documents) || documents.length === 0 || documents.length > max) {
+    problems.push({ field: 'documents', message: `documents must be a list of 1 to ${max} documents` });
+  }
+  if (problems.length > 0) throw errors.validation(problems);
+  return { format: format as BatchFormat, documents: documents as unknown[] };
+}
+
+/**
+ * Maps an e-invoice document into the EN 16931 model as its operation will, and drops the result: what the model
+ * refuses (a missing country, number or VAT reason) is a 400 now rather than a failure after the ZIP has begun. The
+ * time zone only sets a missing date's "today", which no check depends on.
+ */
+function checkEInvoice(pipeline: DocumentPipeline, prepared: PreparedDocument, format: Exclude<BatchFormat, 'pdf'>): void {
+  const { doc, totals, locale } = prepared;
+  const label = (key: 'discounts_title' | 'shipping_title') => labelFor(doc, pipeline.assets.catalogues, locale.language, key);
+  toEInvoice({
+    doc,
+    totals,
+    syntax: format === 'ubl' ? 'ubl' : 'cii',
+    defaultProfile: format === 'ubl' ? 'peppol' : 'en16931',
+    localeTag: locale.tag,
+    timeZone: 'UTC',
+    labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
+    attachment: format === 'ubl' ? pdfFilename(doc) : undefined,
+  });
+}
+
+/**
+ * Reads a batch body and prepares every document (each as POST / would, plus the e-invoice type check of its
+ * format). Throws one error with every problem of every document, each field prefixed `documents[i].`: the code is
+ * the documents' own when they all share it (unsupported_type), validation_failed otherwise.
+ */
+export function prepareBatch(pipeline: DocumentPipeline, body: unknown, locale: Locale, max: number): BatchItem[] {
+  const shape = batchShape(body, max);
+  const items: BatchItem[] = [];
+  const failures: DomainError[] = [];
+  const problems: FieldProblem[] = [];
+  shape.documents.forEach((raw, i) => {
+    const fail = (err: DomainError, details: FieldProblem[]) => {
+      failures.push(err);
+      problems.push(...details.map((d) => prefixed(i, d)));
+    };
+    let doc = raw;
+    let format = shape.format;
+    if (isObject(raw) && 'format' in raw) {
+      const { format: own, ...rest } = raw;
+      if (!isFormat(own)) return fail(errors.validation([formatProblem('format')]), [formatProblem('format')]);
+      format = own;
+      doc = rest;
+    }
+    try {
+      if (format !== 'pdf' && isObject(doc)) {
+        const sent = doc.type;
+        const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
+        if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
+      }
+      const prepared = pipeline.prepare(doc, locale);
+      if (format !== 'pdf') checkEInvoice(pipeline, prepared, format);
+      items.push({ format, prepared });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      fail(err, err.facts.details ?? [{ field: '(body)', message: err.message }]);
+    }
+  });
+  if (failures.length === 0) return items;
+  const sentence = errors.validation(problems);
+  const code = failures.every((f) => f.code === failures[0]!.code) ? failures[0]!.code : 'validation_failed';
+  throw code === 'validation_failed'
+    ? sentence
+    : new DomainError(code, sentence.message.replace(/^Invalid document/, 'Invalid batch'), { details: problems });
+}
+
+/** One document of a batch, made as its single operation makes it (POST /, /ubl, /cii, /factur-x). */
+export async function renderBatchItem(
+  pipeline: DocumentPipeline,
+  item: BatchItem,
+  onLogoFailure: LogoLogger,
+  signal: AbortSignal,
+): Promise<BatchFile> {
+  const xml = ({ xml, filename }: { xml: string; filename: string }): BatchFile => ({
+    filename,
+    data: Buffer.from(xml, 'utf8'),
+    pdf: false,
+  });
+  switch (item.format) {
+    case 'pdf': {
+      const { pdf, filename } = await pipeline.renderPdf(item.prepared, onLogoFailure, signal);
+      return { filename, data: pdf, pdf: true };
+    }
+    case 'factur-x': {
+      const { pdf, filename } = await pipeline.renderFacturX(item.prepared, onLogoFailure, signal);
+      return { filename, data: pdf, pdf: true };
+    }
+    case 'ubl':
+      return xml(await pipeline.renderUbl(item.prepared, onLogoFailure, signal));
+    case 'cii':
+      return xml(await pipeline.renderCii(item.prepared));
+  }
+}
+
+/** File names made unique within one archive: the second `invoice-1.pdf` becomes `invoice-1-2.pdf`, then `-3`. */
+export class UniqueNames {
+  private readonly taken = new Set<string>();
+
+  name(filename: string): string {
+    const dot = filename.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [filename.slice(0, dot), filename.slice(dot)] : [filename, ''];
+    let candidate = filename;
+    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem}-${n}${ext}`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}
