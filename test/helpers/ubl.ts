@@ -7,10 +7,11 @@ import { loadConfig } from '../../server/config';
 export const XSD_DIR = loadConfig({}).ublXsdDir;
 
 /** xmllint's verdict: [] when valid, else its error lines. */
-export function xsdErrors(xml: string, root: 'Invoice' | 'CreditNote'): string[] {
-  const xsd = path.join(XSD_DIR, 'maindoc', `UBL-${root}-2.1.xsd`);
+/** xmllint's verdict on `xml` against the XSD file `xsd`: [] when valid, else its error lines (a second opinion,
+ * independent of the service's own validator). */
+export function xmllintErrors(xml: string, xsd: string): string[] {
   try {
-    execFileSync('xmllint', ['--noout', '--schema', xsd, '-'], { input: xml, stdio: ['pipe', 'pipe', 'pipe'] });
+    execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, '-'], { input: xml, stdio: ['pipe', 'pipe', 'pipe'] });
     return [];
   } catch (err) {
     return String((err as { stderr: Buffer }).stderr)
@@ -18,6 +19,10 @@ export function xsdErrors(xml: string, root: 'Invoice' | 'CreditNote'): string[]
       .split('\n')
       .filter((l) => !l.endsWith('validates'));
   }
+}
+
+export function xsdErrors(xml: string, root: 'Invoice' | 'CreditNote'): string[] {
+  return xmllintErrors(xml, path.join(XSD_DIR, 'maindoc', `UBL-${root}-2.1.xsd`));
 }
 
 /** Text of the first element with this qualified name (e.g. `cbc:PayableAmount`). */

@@ -14,6 +14,7 @@ import { bodyFor, CASES, ruleSetsFor, SPECIFICATION_ID, type RuleSetName, type T
 import { loadRules, rules, STANDARDS_DIR, type Failure, type Validator } from '../helpers/schematron';
 import { post, sharedService, tempDir } from '../helpers/service';
 import { qpdfJson, readXmp, str, type Dict } from '../helpers/pdfa-reader';
+import { xmllintErrors } from '../helpers/ubl';
 
 const config = loadConfig({});
 const XSD = {
@@ -33,18 +34,7 @@ const fatal = (failures: Failure[]) =>
 
 const tool = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
 
-/** xmllint's verdict against one schema: [] when valid, else its error lines. */
-function xsdErrors(xml: string, xsd: string): string[] {
-  try {
-    execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, '-'], { input: xml, stdio: ['pipe', 'pipe', 'pipe'] });
-    return [];
-  } catch (err) {
-    return String((err as { stderr: Buffer }).stderr)
-      .trim()
-      .split('\n')
-      .filter((l) => !l.endsWith('validates'));
-  }
-}
+const xsdErrors = xmllintErrors;
 
 const NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
