@@ -178,7 +178,7 @@ export const errors = {
   notFound(method: string, path: string): DomainError {
     return new DomainError(
       'not_found',
-      `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF) or POST /ubl (UBL e-invoice).`,
+      `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF), POST /ubl, /cii or /factur-x (e-invoices) and POST /batch; GET /docs describes them.`,
     );
   },
   methodNotAllowed(method: string, path: string): DomainError {
