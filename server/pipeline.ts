@@ -4,7 +4,7 @@
 import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
-import type { DocumentRequest } from './documents/model';
+import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
 import { bodyKind, parseBody } from './documents/parse-body';
 import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
@@ -71,8 +71,15 @@ export class DocumentPipeline {
     return negotiateLocale(acceptLanguage, this.assets.catalogues.defaultTags);
   }
 
-  /** Validates and computes totals; throws 400 with every problem, also when the document would print too long. */
-  prepare(body: unknown, locale: Locale): PreparedDocument {
+  /** Validates and computes totals; throws 400 with every problem, also when the document would print too long.
+   * `eInvoice`: for an e-invoice operation (invoice, receipt and credit note only). */
+  prepare(body: unknown, locale: Locale, eInvoice = false): PreparedDocument {
+    // An e-invoice is refused for another type before the body is validated: its fields do not matter then.
+    if (eInvoice) {
+      const sent = (body as { type?: unknown } | null)?.type;
+      const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
+      if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
+    }
     const doc = validateDocument(this.assets.schemas, body);
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
@@ -119,8 +126,6 @@ export class DocumentPipeline {
     const { doc, locale, totals } = prepared;
     const label = (key: 'discounts_title' | 'shipping_title'): string => labelFor(doc, this.assets.catalogues, locale.language, key);
     const filename = pdfFilename(doc);
-    let title = filename;
-    let author: string | undefined;
     return {
       xsd: this.xsd,
       doc,
@@ -137,13 +142,8 @@ export class DocumentPipeline {
           attachment,
         }),
       print: async () => {
-        const rendered = await this.renderPdf(prepared, onLogoFailure, signal);
-        title = rendered.html.title;
-        author = rendered.html.author;
-        return rendered.pdf;
-      },
-      get info() {
-        return { title, author, creator: CREATOR, producer: PRODUCER };
+        const { pdf, html } = await this.renderPdf(prepared, onLogoFailure, signal);
+        return { pdf, info: { title: html.title, author: html.author, creator: CREATOR, producer: PRODUCER } };
       },
     };
   }

@@ -3,7 +3,6 @@
 // asks for, and the file names a batch's archive gives them (as the single operation names each, de-duplicated).
 // Must not render anything while validating, nor know about quota, Accept headers or streams.
 import { DomainError, errors, type FieldProblem } from '../errors';
-import { isDocumentType, isEInvoiceType } from '../documents/model';
 import type { DocumentPipeline, LogoLogger, PreparedDocument } from '../pipeline';
 import type { Locale } from '../render/locale';
 import { labelFor } from '../render/view-model';
@@ -94,12 +93,7 @@ export function prepareBatch(pipeline: DocumentPipeline, body: unknown, locale: 
       doc = rest;
     }
     try {
-      if (format !== 'pdf' && isObject(doc)) {
-        const sent = doc.type;
-        const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
-        if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
-      }
-      const prepared = pipeline.prepare(doc, locale);
+      const prepared = pipeline.prepare(doc, locale, format !== 'pdf');
       if (format !== 'pdf') checkEInvoice(pipeline, prepared, format);
       items.push({ format, prepared });
     } catch (err) {

@@ -10,17 +10,13 @@ import type { Decimal } from '../money/totals';
 import type { AllowanceCharge, EInvoice, Line, Profile, VatBreakdown, VatCategory } from './model';
 import { any, date, money, NS, plain, ram, text, type Node } from './cii-xml';
 import { party } from './cii-parties';
-
-/** BT-24, the specification identifier, by profile (Factur-X EN 16931 uses the bare norm's). */
-export const CII_GUIDELINES: Readonly<Record<Exclude<Profile, 'peppol'>, string>> = {
-  en16931: 'urn:cen.eu:en16931:2017',
-  xrechnung: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
-};
+import { SPECIFICATION_ID } from './profiles';
 
 function guideline(profile: Profile): string {
   // Peppol BIS Billing 3.0 exists in UBL only; the mapping never asks for it in CII.
   if (profile === 'peppol') throw new Error('the peppol profile is UBL only: there is no Peppol CII document');
-  return CII_GUIDELINES[profile];
+  // BT-24 by profile (profiles.ts); Factur-X EN 16931 uses the bare norm's.
+  return SPECIFICATION_ID[profile];
 }
 
 /** ApplicableTradeTax on a line, CategoryTradeTax on an allowance or charge: the category and its rate. `O` (not

@@ -7,7 +7,6 @@ import type { Decimal } from '../money/totals';
 
 /** `peppol`: Peppol BIS Billing 3.0 (UBL only); `en16931`: the bare norm; `xrechnung`: XRechnung 3.0 (KoSIT). */
 export type Profile = 'peppol' | 'en16931' | 'xrechnung';
-export const PROFILES: readonly Profile[] = ['peppol', 'en16931', 'xrechnung'];
 
 /** UNCL5305 VAT categories (the schema's list): S standard, Z zero rated, E exempt, AE reverse charge, K
  * intra-community, G export, O not subject to VAT, L Canary Islands (IGIC), M Ceuta and Melilla (IPSI). */

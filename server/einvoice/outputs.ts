@@ -16,13 +16,18 @@ export interface EInvoiceContext {
   xsd: XsdValidator;
   /** The request mapped with its defaults; the syntax and default profile are the output's. */
   map: (syntax: MapInput['syntax'], defaultProfile: MapInput['defaultProfile'], attachment?: string) => EInvoice;
-  /** Prints the request's PDF (with its Info dictionary). */
-  print: () => Promise<Uint8Array>;
+  /** Prints the request's PDF (with its Info dictionary), and says what that dictionary holds (for a PDF/A's XMP). */
+  print: () => Promise<{ pdf: Uint8Array; info: PdfInfo }>;
   doc: DocumentRequest;
   /** The PDF's file name (`Invoice-1.pdf`). */
   filename: string;
-  /** PDF metadata, for the PDF/A-3 Info dictionary and XMP. */
-  info: { title: string; author?: string; creator: string; producer: string };
+}
+
+export interface PdfInfo {
+  title: string;
+  author?: string;
+  creator: string;
+  producer: string;
 }
 
 export interface RenderedXml {
@@ -41,7 +46,7 @@ async function checked(xsd: XsdValidator, xml: string, root: Parameters<XsdValid
 /** UBL 2.1 with the PDF of the same request inside (profile peppol unless the request names another). */
 export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
   const ubl = buildUbl(ctx.map('ubl', 'peppol', ctx.filename));
-  const pdf = await ctx.print();
+  const { pdf } = await ctx.print();
   const base64 = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('base64');
   const xml = ubl.xml.replace(PDF_PLACEHOLDER, () => base64);
   await checked(ctx.xsd, xml, ubl.root);
@@ -63,7 +68,7 @@ export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Arr
   const xrechnung = invoice.profile === 'xrechnung';
   // The EN 16931 profile's own XSD (Factur-X's restriction of D16B); XRechnung's CII is checked against D16B itself.
   await checked(ctx.xsd, xml, xrechnung ? 'CrossIndustryInvoice' : 'FacturX-EN16931');
-  const pdf = await ctx.print();
+  const { pdf, info } = await ctx.print();
   const packaged = await toPdfA3({
     pdf,
     attachment: {
@@ -73,7 +78,7 @@ export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Arr
       relationship: 'Alternative',
     },
     facturX: { documentType: 'INVOICE', version: '1.0', conformanceLevel: xrechnung ? 'XRECHNUNG' : 'EN 16931' },
-    info: ctx.info,
+    info,
   });
   return { pdf: packaged, filename: ctx.filename };
 }

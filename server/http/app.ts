@@ -11,7 +11,6 @@ import type { Config } from '../config';
 import { errors } from '../errors';
 import type { KeyStore, Plan } from '../keys/key-store';
 import type { Quota } from '../quota/quota';
-import { isDocumentType, isEInvoiceType } from '../documents/model';
 import { bodyKind } from '../documents/parse-body';
 import type { DocumentPipeline } from '../pipeline';
 import type { Locale } from '../render/locale';
@@ -187,12 +186,7 @@ export function createApp(deps: AppDeps): express.Express {
   const prepare = (req: Request, res: Response, eInvoice = false) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = pipeline.parse(req.get('content-type'), raw);
-    if (eInvoice) {
-      const sent = (body as { type?: unknown } | null)?.type;
-      const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
-      if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
-    }
-    const prepared = pipeline.prepare(body, res.locals.locale as Locale);
+    const prepared = pipeline.prepare(body, res.locals.locale as Locale, eInvoice);
     res.locals.documentType = prepared.doc.type;
     return prepared;
   };

@@ -1,5 +1,5 @@
-// The API description and its reference page: GET /openapi.json (built once at start-up, with the server URL of the
-// request's own origin) and GET /docs, a Redoc page rendered in the browser from /openapi.json. Redoc's standalone
+// The API description and its reference page: GET /openapi.json (built and serialized once at start-up; each answer
+// puts the request's own origin in as the server URL) and GET /docs, a Redoc page rendered in the browser from /openapi.json. Redoc's standalone
 // bundle is served from node_modules under /docs/assets: no CDN, nothing fetched from elsewhere. Only these routes
 // get the looser Content-Security-Policy Redoc needs (inline styles, a blob: worker); the API keeps helmet's strict one.
 import path from 'node:path';
@@ -13,7 +13,7 @@ const REDOC_BUNDLES = path.dirname(require.resolve('redoc/bundles/redoc.standalo
 /** A host header as a browser or a proxy sends it (name or address, optional port); anything else is not echoed. */
 const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-export function originOf(req: Request): string {
+function originOf(req: Request): string {
   const host = req.get('host');
   return host && HOST.test(host) ? `${req.protocol}://${host}` : DEFAULT_ORIGIN;
 }
@@ -34,10 +34,13 @@ const PAGE = `<!doctype html>
 `;
 
 export function apiReference(registry: SchemaRegistry, options: OpenApiOptions = {}): express.Router {
-  const description = buildOpenApi(registry, options);
+  // The origin goes where this marker stands; originOf() only gives letters, digits and `.-:[]/`, nothing JSON escapes.
+  const marker = 'http://origin.invalid';
+  const [before, after] = JSON.stringify(buildOpenApi(registry, { ...options, origin: marker })).split(`"${marker}"`);
+  if (after === undefined) throw new Error('the OpenAPI description has no server URL to fill in');
   const router = express.Router();
   router.get('/openapi.json', (req, res) => {
-    res.json({ ...description, servers: [{ url: originOf(req), description: 'This service' }] });
+    res.type('json').send(`${before}${JSON.stringify(originOf(req))}${after}`);
   });
   // Redoc styles itself with inline <style> elements (styled-components), runs its search index in a blob: worker
   // and shows data: images; scripts come from this origin only, and nothing may frame the page.

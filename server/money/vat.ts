@@ -103,6 +103,8 @@ export function splitVat(input: VatInput): VatSplit {
   }
   // A line's own rate overrides a document percent; a flat or switched-off document tax has no rate to fall back on.
   const problems: FieldProblem[] = [];
+  // A line's category beside a flat document tax cannot say which lines the flat amount taxes: refused too. With the
+  // tax switched off, the lines without a rate of their own have 0 %.
   if (input.mode !== '%') {
     input.lines.forEach((l, i) => {
       if (l.tax !== undefined)
@@ -110,13 +112,18 @@ export function splitVat(input: VatInput): VatSplit {
           field: `items[${i}].tax`,
           message: `items[${i}].tax (a line's own VAT rate) needs fields.tax "%" (a percent document tax)`,
         });
+      else if (input.mode === true && l.tax_category !== undefined)
+        problems.push({
+          field: `items[${i}].tax_category`,
+          message: `items[${i}].tax_category (a line's own VAT category) needs fields.tax "%" (a percent document tax), not a flat one`,
+        });
     });
   }
   if (problems.length > 0) throw errors.validation(problems);
 
   const groups = new Map<string, VatGroup>();
   input.lines.forEach((l, i) => {
-    const rate = l.tax !== undefined ? new D(l.tax) : input.documentTax;
+    const rate = l.tax !== undefined ? new D(l.tax) : input.mode === '%' ? input.documentTax : new D(0);
     // A line that charges VAT without naming its category is standard rated: grouped with the lines that say S.
     const category = l.tax_category ?? (rate.isZero() ? undefined : 'S');
     const key = `${category ?? ''}|${rate.toFixed()}`;

@@ -108,8 +108,16 @@ export class BrowserPool implements PdfRenderer {
     let page: Page | undefined;
     let timer: NodeJS.Timeout | undefined;
     const remaining = (): number => Math.max(1, deadline - Date.now());
+    // Set when the deadline or the client won the race: a page taken after that goes back unused, so that a render
+    // that has given up its queue place never prints (nor costs a healthy page).
+    let abandoned = false;
     const work = (async () => {
-      page = await this.pages.take(await this.browser.get(), typeof content === 'string' ? undefined : content.frame.key);
+      const taken = await this.pages.take(await this.browser.get(), typeof content === 'string' ? undefined : content.frame.key);
+      if (abandoned) {
+        this.pages.giveBack(taken, false);
+        throw new DeadlineError();
+      }
+      page = taken;
       const state = this.pages.stateOf(page);
       if (typeof content !== 'string' && state.frame !== content.frame.key) this.framesWritten++;
       return printPage(page, this.pages.sessionOf(page), content, state, options);
@@ -128,6 +136,7 @@ export class BrowserPool implements PdfRenderer {
       this.browser.countRender(this.queue.running);
       return options.metadata ? withMetadata(pdf, options.metadata, PRODUCER) : pdf;
     } catch (err) {
+      abandoned = true;
       // The page may be in any state: never reuse it. If the work is still running (deadline), close the page
       // when it settles, so that no page is left behind.
       void work.catch(() => undefined).finally(() => this.pages.discard(page));

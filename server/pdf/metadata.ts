@@ -19,9 +19,9 @@ function pdfString(text: string): string {
   return `<${utf16.toString('hex').toUpperCase()}>`;
 }
 
-function pdfDate(date: Date): string {
-  const iso = date.toISOString();
-  return `(D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z)`;
+/** A PDF date (`D:20261123152316Z`): UTC to the second, for the Info dictionary and a PDF/A's file parameters. */
+export function pdfDateText(date: Date): string {
+  return `D:${date.toISOString().slice(0, 19).replace(/[-T:]/g, '')}Z`;
 }
 
 export class PdfStructureError extends Error {}
@@ -44,7 +44,8 @@ export function withMetadata(pdf: Uint8Array, meta: PdfMetadata, producer: strin
   if (meta.title) entries.push(`/Title ${pdfString(meta.title)}`);
   if (meta.author) entries.push(`/Author ${pdfString(meta.author)}`);
   if (meta.creator) entries.push(`/Creator ${pdfString(meta.creator)}`);
-  entries.push(`/Producer ${pdfString(producer)}`, `/CreationDate ${pdfDate(now)}`, `/ModDate ${pdfDate(now)}`);
+  const date = `(${pdfDateText(now)})`;
+  entries.push(`/Producer ${pdfString(producer)}`, `/CreationDate ${date}`, `/ModDate ${date}`);
 
   const lead = buf[buf.length - 1] === 0x0a ? '' : '\n';
   const objOffset = buf.length + lead.length;

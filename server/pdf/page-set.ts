@@ -69,12 +69,14 @@ export class PageSet {
 
   /** A page that printed: back to the idle pages, or closed (retired, or one more than the set keeps); replaced
    * after its render limit or when its fonts grew too large. */
-  giveBack(page: Page): void {
+  giveBack(page: Page, printed = true): void {
     if (this.retired.has(page) || this.idle.length >= this.size) {
       void page.close().catch(() => undefined);
       return;
     }
     this.idle.push(page);
+    // A page handed back unused (its render was abandoned before it printed) has done no render.
+    if (!printed) return;
     const renders = (this.renders.get(page) ?? 0) + 1;
     this.renders.set(page, renders);
     const worn = this.maxRendersPerPage > 0 && renders >= this.maxRendersPerPage;
@@ -88,10 +90,16 @@ export class PageSet {
 
   private async open(browser: Browser): Promise<Page> {
     const page = await openPrintPage(browser);
-    this.sessions.set(page, await page.createCDPSession());
-    this.resident.set(page, newResidentState());
-    await page.setJavaScriptEnabled(false);
-    await page.setRequestInterception(true);
+    try {
+      this.sessions.set(page, await page.createCDPSession());
+      this.resident.set(page, newResidentState());
+      await page.setJavaScriptEnabled(false);
+      await page.setRequestInterception(true);
+    } catch (err) {
+      // A page that could not be locked down is never used, and not left open in Chromium either.
+      await page.close().catch(() => undefined);
+      throw err;
+    }
     page.on('request', (req) => {
       // The document's own data: URIs (its fonts, its logo) are part of it: Chromium sometimes routes them through
       // interception (seen for fonts of a page writing its second document), and refusing them drops the font.

@@ -20,6 +20,7 @@ import {
   type PDFContext,
   type PDFRef,
 } from '@cantoo/pdf-lib';
+import { pdfDateText } from './metadata';
 import { buildXmp, xmlSafeText } from './xmp';
 
 export interface PdfA3Input {
@@ -46,7 +47,7 @@ const SRGB_CONDITION = 'sRGB IEC61966-2.1';
 
 /** A PDF date for the Info dictionary and /Params: UTC to the second, the same instant as the XMP dates. */
 function pdfDate(date: Date): PDFString {
-  return PDFString.of(`D:${date.toISOString().slice(0, 19).replace(/[-T:]/g, '')}Z`);
+  return PDFString.of(pdfDateText(date));
 }
 
 /** A text string: always UTF-16BE in hex (any title, parentheses included, is written without escaping rules). */

@@ -6,10 +6,10 @@
 // Factur-X_extension_schema.xmp); test/unit/pdf/xmp.test.ts checks that the two say the same.
 
 /** The namespace of the Factur-X XMP properties (with its trailing '#', as the Factur-X specification writes it). */
-export const FX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
+const FX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
 
 /** The fx: properties the extension schema declares: name, value type, category and description, in its order. */
-export const FX_PROPERTIES: readonly { name: string; valueType: string; category: string; description: string }[] = [
+const FX_PROPERTIES: readonly { name: string; valueType: string; category: string; description: string }[] = [
   { name: 'DocumentFileName', valueType: 'Text', category: 'external', description: 'name of the embedded XML invoice file' },
   { name: 'DocumentType', valueType: 'Text', category: 'external', description: 'INVOICE' },
   { name: 'Version', valueType: 'Text', category: 'external', description: 'The actual version of the Factur-X XML schema' },
@@ -20,7 +20,7 @@ export const FX_PROPERTIES: readonly { name: string; valueType: string; category
     description: 'The conformance level of the embedded Factur-X data',
   },
 ];
-export const FX_SCHEMA_NAME = 'Factur-X PDFA Extension Schema';
+const FX_SCHEMA_NAME = 'Factur-X PDFA Extension Schema';
 
 export interface XmpFields {
   title: string;
@@ -47,7 +47,7 @@ function esc(text: string): string {
 }
 
 /** An XMP date: ISO 8601 in UTC to the second (a PDF date has no finer unit, and both must be the same instant). */
-export function xmpDate(date: Date): string {
+function xmpDate(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 

@@ -37,7 +37,7 @@ export function periodOf(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
 
-export function periodStart(now: Date): Date {
+function periodStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 

@@ -18,7 +18,7 @@ export function loadDocumentExamples(dir = path.join(projectRoot(), 'examples'))
 }
 
 /** A JSON value as the form fields qs reads back into it: `items[0][name]`, every value a string. */
-export function toFormFields(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+function toFormFields(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
   if (value === null || value === undefined) return out;
   if (Array.isArray(value)) value.forEach((v, i) => toFormFields(v, `${prefix}[${i}]`, out));
   else if (typeof value === 'object')

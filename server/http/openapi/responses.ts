@@ -1,7 +1,8 @@
 // The responses of the OpenAPI description: the headers every answer carries (request id, no-store, the IETF
 // RateLimit headers of the monthly quota), and one response per error status with the Error schema and an example of
 // each code the catalogue gives that status. Must not describe request bodies (schemas.ts) or operations.
-import { ERROR_CATALOGUE } from '../error-catalogue';
+import { DomainError, type ErrorCode } from '../../errors';
+import { ERROR_CATALOGUE, toResponse } from '../error-catalogue';
 import type { Node } from './schemas';
 
 const ref = (kind: 'headers' | 'schemas', name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -28,7 +29,7 @@ export const HEADERS: Node = {
 };
 
 const common = { 'X-Request-Id': ref('headers', 'X-Request-Id'), 'Cache-Control': ref('headers', 'Cache-Control') };
-export const QUOTA_HEADERS = { 'RateLimit-Policy': ref('headers', 'RateLimit-Policy'), RateLimit: ref('headers', 'RateLimit') };
+const QUOTA_HEADERS = { 'RateLimit-Policy': ref('headers', 'RateLimit-Policy'), RateLimit: ref('headers', 'RateLimit') };
 
 /** The headers of a document answer (200): the request id, no-store and the quota. */
 export function documentHeaders(extra: Node = {}): Node {
@@ -41,18 +42,9 @@ const API_CODES = Object.entries(ERROR_CATALOGUE).filter(([, e]) => e.status !==
 function errorExamples(status: number, extra: Node = {}): Node {
   const out: Node = {};
   for (const [code, entry] of API_CODES.filter(([, e]) => e.status === status)) {
-    const message = entry.meaning.replace(/`/g, '');
-    const error = status === 401 ? (code === 'missing_api_key' ? 'invalid_request' : code) : message;
-    out[code] = {
-      summary: entry.meaning,
-      value: {
-        error,
-        message,
-        type: status < 500 ? 'invalid_request' : 'api_error',
-        code,
-        request_id: '6f1c2b0e-9d1a-4c47-a1f2-0c3e5d7b9a11',
-      },
-    };
+    // The body exactly as the service writes it (error-catalogue.ts), with the meaning as its message.
+    const err = new DomainError(code as ErrorCode, entry.meaning.replace(/`/g, ''));
+    out[code] = { summary: entry.meaning, value: toResponse(err, '6f1c2b0e-9d1a-4c47-a1f2-0c3e5d7b9a11').body };
   }
   return { ...out, ...extra };
 }

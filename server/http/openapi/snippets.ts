@@ -3,7 +3,7 @@
 // them equal to these, so neither the page nor the README can drift from a snippet that works.
 // Every snippet reads DOCGEN_URL and DOCGEN_API_KEY and writes invoice.pdf and invoice.xml in the current folder.
 
-export const CURL = `# POST /: a PDF from a JSON body
+const CURL = `# POST /: a PDF from a JSON body
 curl -sS --fail-with-body "$DOCGEN_URL/" \\
   -H "Authorization: Bearer $DOCGEN_API_KEY" \\
   -H 'Content-Type: application/json' \\
@@ -19,17 +19,20 @@ curl -sS --fail-with-body "$DOCGEN_URL/ubl" \\
   --data-urlencode 'items[0][unit_cost]=150' \\
   -o invoice.xml`;
 
-export const NODE_FETCH = `// Node 18+, no dependencies (save as invoice.mjs)
-import { writeFile } from 'node:fs/promises';
-
-const headers = { Authorization: \`Bearer \${process.env.DOCGEN_API_KEY}\`, 'Content-Type': 'application/json' };
-const invoice = {
+/** The invoice of both JavaScript snippets (fetch and the typed client), written once. */
+const JS_INVOICE = `const invoice = {
   from: 'Northwind Traders Ltd',
   to: 'Contoso GmbH',
   number: 'INV-1',
   currency: 'EUR',
   items: [{ name: 'Consulting', quantity: 12, unit_cost: 150 }],
-};
+};`;
+
+const NODE_FETCH = `// Node 18+, no dependencies (save as invoice.mjs)
+import { writeFile } from 'node:fs/promises';
+
+const headers = { Authorization: \`Bearer \${process.env.DOCGEN_API_KEY}\`, 'Content-Type': 'application/json' };
+${JS_INVOICE}
 
 for (const [path, file] of [['/', 'invoice.pdf'], ['/ubl', 'invoice.xml']]) {
   const res = await fetch(process.env.DOCGEN_URL + path, { method: 'POST', headers, body: JSON.stringify(invoice) });
@@ -40,7 +43,7 @@ for (const [path, file] of [['/', 'invoice.pdf'], ['/ubl', 'invoice.xml']]) {
   await writeFile(file, Buffer.from(await res.arrayBuffer()));
 }`;
 
-export const NODE_TYPED = `// npx openapi-typescript "$DOCGEN_URL/openapi.json" -o docgen.d.ts && npm install openapi-fetch
+const NODE_TYPED = `// npx openapi-typescript "$DOCGEN_URL/openapi.json" -o docgen.d.ts && npm install openapi-fetch
 // (save as invoice.mts; run with tsx, or compile with tsc)
 import { writeFile } from 'node:fs/promises';
 import createClient from 'openapi-fetch';
@@ -50,13 +53,7 @@ const client = createClient<paths>({
   baseUrl: process.env.DOCGEN_URL,
   headers: { Authorization: \`Bearer \${process.env.DOCGEN_API_KEY}\` },
 });
-const invoice = {
-  from: 'Northwind Traders Ltd',
-  to: 'Contoso GmbH',
-  number: 'INV-1',
-  currency: 'EUR',
-  items: [{ name: 'Consulting', quantity: 12, unit_cost: 150 }],
-};
+${JS_INVOICE}
 
 const pdf = await client.POST('/', { body: invoice, parseAs: 'arrayBuffer' });
 if (pdf.error) throw new Error(\`\${pdf.error.code}: \${pdf.error.message}\`);
@@ -66,7 +63,7 @@ const ubl = await client.POST('/ubl', { body: invoice, parseAs: 'text' });
 if (ubl.error) throw new Error(\`\${ubl.error.code}: \${ubl.error.message}\`);
 await writeFile('invoice.xml', ubl.data);`;
 
-export const PYTHON = `# Python 3, standard library only
+const PYTHON = `# Python 3, standard library only
 import json
 import os
 import urllib.error
@@ -92,7 +89,7 @@ for path, name in [("/", "invoice.pdf"), ("/ubl", "invoice.xml")]:
         error = json.load(e)
         raise SystemExit(f"{e.code} {error['code']}: {error['message']}")`;
 
-export const RUBY = `# Ruby, standard library only (net/http)
+const RUBY = `# Ruby, standard library only (net/http)
 require 'json'
 require 'net/http'
 

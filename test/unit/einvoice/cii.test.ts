@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../../server/config';
-import { buildCii, CII_GUIDELINES } from '../../../server/einvoice/cii';
+import { buildCii } from '../../../server/einvoice/cii';
+import { SPECIFICATION_ID } from '../../../server/einvoice/profiles';
 import type { EInvoice } from '../../../server/einvoice/model';
 import { Decimal } from '../../../server/money/totals';
 import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
@@ -171,7 +172,7 @@ const CASES: [string, EInvoice, (xml: string) => void][] = [
       paymentTerms: 'Zahlbar innerhalb von 30 Tagen ohne Abzug',
     }),
     (xml) => {
-      expect(xml).to.contain(`<ram:ID>${CII_GUIDELINES.xrechnung}</ram:ID>`);
+      expect(xml).to.contain(`<ram:ID>${SPECIFICATION_ID.xrechnung}</ram:ID>`);
       expect(xml).to.contain('<ram:URIUniversalCommunication><ram:URIID schemeID="EM">eingang@kunde.example</ram:URIID>');
     },
   ],

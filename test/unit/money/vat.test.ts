@@ -75,4 +75,22 @@ describe('VAT by rate (unit)', () => {
     // Shipping shares the lines' rate: (25 + 10) × 19 %.
     expect([t.tax.amount.toFixed(), t.total.toFixed()]).to.deep.equal(['6.65', '41.65']);
   });
+
+  it('a line category beside a flat tax is refused; beside a switched-off tax, the other lines have 0 %', () => {
+    expect(() =>
+      computeTotals({
+        currency: 'EUR',
+        items: [{ quantity: 1, unit_cost: 200, tax_category: 'S' }],
+        fields: { tax: true, discounts: false, shipping: false },
+        tax: 15,
+      }),
+    ).to.throw(/items\[0\]\.tax_category/);
+    const off = computeTotals({
+      currency: 'EUR',
+      items: [{ quantity: 1, unit_cost: 200, tax_category: 'E' }],
+      fields: { tax: false, discounts: false, shipping: false },
+      tax: 15,
+    });
+    expect([off.tax.amount.toFixed(), off.total.toFixed()]).to.deep.equal(['0', '200']);
+  });
 });
