@@ -1,5 +1,7 @@
 // Password hashing with node:crypto scrypt (N=2^15, r=8, p=1), a random 16-byte salt per user, and a constant-time
-// comparison. Stored as `scrypt$N$r$p$salt$hash` (base64url), so the cost can be raised later per user.
+// comparison. Stored as `scrypt$N$r$p$salt$hash` (base64url), so the cost can be raised later per user. Every
+// verification runs one scrypt, also for an unknown email or an unreadable stored hash (against a dummy hash made at
+// start-up with the current parameters), so that its time tells nothing about who has an account.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -21,21 +23,49 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: MAXMEM,
-  });
-  return crypto.timingSafeEqual(actual, expected);
+/** A stored hash's parts, or undefined when it is not one this module wrote (another scheme, a part missing, a
+ * number or a base64url part that does not parse). */
+function parseHash(stored: string): { salt: Buffer; hash: Buffer; options: crypto.ScryptOptions } | undefined {
+  const m = /^scrypt\$(\d{1,10})\$(\d{1,4})\$(\d{1,4})\$([\w-]{22,86})\$([\w-]{43,86})$/.exec(stored);
+  if (!m) return undefined;
+  return {
+    salt: Buffer.from(m[4]!, 'base64url'),
+    hash: Buffer.from(m[5]!, 'base64url'),
+    options: { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]), maxmem: MAXMEM },
+  };
 }
 
-/** A hash to compare against when the email is unknown, so that both answers take the same time. */
-export const DUMMY_HASH = 'scrypt$32768$8$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+let dummy: Promise<string> | undefined;
+
+/**
+ * The hash an unknown email (or a stored hash that cannot be read) is checked against, so that every sign-in costs
+ * one scrypt of the same parameters: a real hash of a random password, made with the current parameters the first
+ * time it is asked for (the account router asks when it is built, at start-up), so it can never drift from them.
+ */
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(crypto.randomBytes(32).toString('base64url'));
+  return dummy;
+}
+
+/**
+ * Whether `password` is the one `stored` was made of. Always runs one scrypt: with the stored hash's parameters, or,
+ * when there is no stored hash (an unknown email) or it cannot be read or used, with the dummy's, which are the
+ * current ones; the answer is then false. So an unknown email, a wrong password and a right one take the same time.
+ */
+export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
+  const parts = stored === undefined ? undefined : parseHash(stored);
+  if (parts) {
+    try {
+      const actual = await scrypt(password, parts.salt, parts.hash.length, parts.options);
+      return crypto.timingSafeEqual(actual, parts.hash);
+    } catch {
+      // Parameters scrypt refuses (N not a power of two, over the memory bound): as unreadable as a malformed hash.
+    }
+  }
+  const fallback = parseHash(await dummyHash())!;
+  await scrypt(password, fallback.salt, fallback.hash.length, fallback.options);
+  return false;
+}
 
 /** The shortest password accepted; long enough that a list of common passwords has few entries to try. */
 export const MIN_PASSWORD_LENGTH = 12;

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
-import { DUMMY_HASH, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
+import { dummyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
 import { errors, type DomainError } from '../errors';
 import { accountPlan, type KeyStore } from '../keys/key-store';
 import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
@@ -35,6 +35,8 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
   const pages = loadPages(path.join(projectRoot(), 'templates', 'account'));
   const session = sessions(store, clock);
   const flash = newKeyFlash(store, clock);
+  // The hash an unknown email is checked against, made now with the current parameters (passwords.ts).
+  void dummyHash();
   router.use('/assets', express.static(path.join(projectRoot(), 'public', 'account')));
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
 
@@ -75,8 +77,9 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     // Checked before the password: an attempt over the limits is refused outright.
     if (!(await recordSignIn(store, req, email, clock()))) return again(errors.tooManySignIns(SIGN_IN_RETRY_AFTER_SECONDS));
     const user = await store.findUser(email);
-    // An unknown email still costs one scrypt, so that both failures look and take the same.
-    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH).catch(() => false);
+    // An unknown email (or an unreadable stored hash) still costs one scrypt of the same parameters, so that every
+    // answer takes the same time and both failures look the same.
+    const ok = await verifyPassword(password, user?.passwordHash);
     if (!user || !ok) return again(errors.wrongCredentials());
     await session.start(req, res, user.email);
     res.redirect(303, SETTINGS);
