@@ -36,7 +36,8 @@ export class BrowserPool implements PdfRenderer {
   private framesWritten = 0;
 
   constructor(private readonly opts: BrowserPoolOptions) {
-    this.queue = new RenderQueue(opts.concurrency, opts.queueLimit);
+    // Every waiter leaves at its deadline, so no backlog outlasts one: a client is never told to wait longer.
+    this.queue = new RenderQueue(opts.concurrency, opts.queueLimit, { maxRetryAfterSeconds: Math.ceil(opts.timeoutMs / 1000) });
     this.browser = new BrowserSupervisor(opts, () => this.pages.forget());
     this.pages = new PageSet(opts.concurrency, opts.maxRendersPerPage, () => (this.closed ? undefined : this.browser.current()));
   }
@@ -79,7 +80,7 @@ export class BrowserPool implements PdfRenderer {
     if (options.signal?.aborted) throw errors.clientClosed();
     const queued = performance.now();
     const deadline = Date.now() + this.opts.timeoutMs;
-    await this.queue.acquire(deadline, options.signal);
+    const release = await this.queue.acquire(deadline, options.signal);
     const started = performance.now();
     try {
       // A client that left just as its turn came: no render for nobody.
@@ -88,7 +89,7 @@ export class BrowserPool implements PdfRenderer {
       this.opts.onRender?.(started - queued, performance.now() - started);
       return pdf;
     } finally {
-      this.queue.release();
+      release();
     }
   }
 

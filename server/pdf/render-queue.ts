@@ -1,16 +1,40 @@
 // The render queue: at most `concurrency` renders at once, at most `limit` waiting (beyond: renderer_busy, with the seconds to wait), a
 // wait that ends at the render's deadline (render_timeout) or when its client goes away (client_closed_request). Knows nothing of Chromium.
+// The seconds to wait come from the queue's own drain rate: how long a render holds its place, averaged as renders end.
 import { errors, type DomainError } from '../errors';
+
+export interface RenderQueueOptions {
+  /** The most a client is told to wait: a waiter leaves at its deadline, so no backlog lasts longer (seconds). */
+  maxRetryAfterSeconds?: number;
+  /** How long a render is taken to hold its place before one has ended (ms). */
+  defaultHoldMs?: number;
+  /** The clock (ms), for tests. */
+  now?: () => number;
+}
+
+/** The weight of each ended render in the moving average of hold times: about the last ten renders count. */
+const EWMA_WEIGHT = 0.1;
 
 export class RenderQueue {
   private active = 0;
   private waiters: (() => void)[] = [];
   private closed = false;
+  /** Moving average of how long a render held its place (ms); undefined until one has ended. */
+  private meanHoldMs: number | undefined;
+  private readonly maxRetryAfter: number;
+  private readonly defaultHoldMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly concurrency: number,
     private readonly limit: number,
-  ) {}
+    options: RenderQueueOptions = {},
+  ) {
+    this.maxRetryAfter = Math.max(1, options.maxRetryAfterSeconds ?? 60);
+    // A one-page invoice holds its place for tens of ms here, a 1,000-line statement for about a second.
+    this.defaultHoldMs = options.defaultHoldMs ?? 100;
+    this.now = options.now ?? Date.now;
+  }
 
   get running(): number {
     return this.active;
@@ -20,11 +44,17 @@ export class RenderQueue {
     return this.waiters.length;
   }
 
-  /** Takes a slot, waiting in line if all are taken; rejects at the deadline, on abort, or when closed. */
-  async acquire(deadline: number, signal?: AbortSignal): Promise<void> {
+  /** Renders that leave the queue per second with every place busy (the measured drain rate, or the default's). */
+  get drainRate(): number {
+    return this.concurrency / (Math.max(1, this.meanHoldMs ?? this.defaultHoldMs) / 1000);
+  }
+
+  /** Takes a slot, waiting in line if all are taken; rejects at the deadline, on abort, or when closed. Returns the
+   * slot's release (call it once, when the render is over: how long it held the slot feeds the drain rate). */
+  async acquire(deadline: number, signal?: AbortSignal): Promise<() => void> {
     if (this.active < this.concurrency && this.waiters.length === 0) {
       this.active++;
-      return;
+      return this.slot();
     }
     if (this.waiters.length >= this.limit) {
       throw errors.rendererBusy(this.retryAfterSeconds());
@@ -49,22 +79,36 @@ export class RenderQueue {
       this.waiters.push(wake);
     });
     this.active++;
+    return this.slot();
   }
 
-  release(): void {
-    this.active--;
-    const next = this.waiters.shift();
-    if (next) next();
-  }
-
-  /** Seconds a client should wait: the queue drained at about one render per second per page, at least 1. */
+  /**
+   * Seconds a client should wait: the backlog ahead of it (every render waiting or running) over the drain rate,
+   * rounded up, at least 1 and at most maxRetryAfterSeconds. Counting a second per queued render (the rule before)
+   * told 120 clients of a burst to come back in 33 s when the backlog cleared in 2.5 s.
+   */
   retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil((this.waiters.length + this.active) / Math.max(1, this.concurrency)));
+    const seconds = (this.waiters.length + this.active) / this.drainRate;
+    return Math.min(this.maxRetryAfter, Math.max(1, Math.ceil(seconds)));
   }
 
   /** Wakes every waiter with a 503: the pool is closing. */
   close(): void {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w();
+  }
+
+  private slot(): () => void {
+    const since = this.now();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const held = Math.max(0, this.now() - since);
+      this.meanHoldMs = this.meanHoldMs === undefined ? held : this.meanHoldMs + EWMA_WEIGHT * (held - this.meanHoldMs);
+      this.active--;
+      const next = this.waiters.shift();
+      if (next) next();
+    };
   }
 }
