@@ -64,6 +64,8 @@ export interface Config {
   rendererMaxRssMiB: number;
   /** Wrong API keys one client address may send per minute before its requests get 429 (0: no limit). */
   apiKeyFailuresPerMinute: number;
+  /** Accounts one client address may sign up per hour before the sign-up form answers 429 (0: no limit). */
+  signUpsPerHour: number;
   /** express's `trust proxy`: which peers' X-Forwarded-For / -Proto to believe (TRUST_PROXY; off by default). */
   trustProxy: false | number | string;
   /** Documents per month: free plan, paid plan (null: unlimited). */
@@ -199,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
     trustProxy,
     apiKeyFailuresPerMinute: int('API_KEY_FAILURES_PER_MINUTE', 60, 0, 1_000_000_000),
+    signUpsPerHour: int('SIGN_UPS_PER_HOUR', 5, 0, 1_000_000_000),
     studio: bool('STUDIO', false),
     liveReload: bool('LIVE_RELOAD', false),
     planLimits: {

@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'key_not_found',
   'email_taken',
   'too_many_sign_ins',
+  'too_many_sign_ups',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -221,9 +222,9 @@ export const errors = {
     const message = `e-invoices (UBL, CII, Factur-X) are made of invoices, receipts and credit notes (invoice, receipt, credit_note), not ${type}`;
     return new DomainError('unsupported_type', message, { details: [{ field: 'type', message }] });
   },
-  /** Account pages: the sign-up email does not look like an email address. */
-  invalidEmail(): DomainError {
-    return new DomainError('invalid_form', 'Enter a valid email address.');
+  /** Account pages: the sign-up email is not an email address, or holds hidden characters (accounts/emails.ts). */
+  invalidEmail(reason = 'Enter a valid email address.'): DomainError {
+    return new DomainError('invalid_form', reason);
   },
   /** Account pages: the new password breaks the policy; `reason` says which rule (accounts/passwords.ts). */
   weakPassword(reason: string): DomainError {
@@ -248,6 +249,11 @@ export const errors = {
   tooManySignIns(retryAfterSeconds: number): DomainError {
     const wait = retryAfterSeconds === 60 ? 'a minute' : `${retryAfterSeconds} s`;
     return new DomainError('too_many_sign_ins', `Too many sign-in attempts. Wait ${wait} and try again.`, { retryAfterSeconds });
+  },
+  /** Account pages: the sign-ups of a client address are used up for the window (SIGN_UPS_PER_HOUR). */
+  tooManySignUps(retryAfterSeconds: number): DomainError {
+    const wait = retryAfterSeconds === 3600 ? 'an hour' : `${retryAfterSeconds} s`;
+    return new DomainError('too_many_sign_ups', `Too many sign-ups from your address. Wait ${wait} and try again.`, { retryAfterSeconds });
   },
   internal(requestId: string, cause?: unknown): DomainError {
     return new DomainError('internal', `Internal error (request id ${requestId})`, { cause });

@@ -2,13 +2,16 @@
 // New, shown once, revoke with a confirmation). Server-rendered (render/pages.ts), no front-end framework. This module
 // is the routes only; the rules live beside it in account/: cookies and the origin check (cookies.ts), sessions whose
 // token is stored only hashed (session.ts), the CSRF token on every form and the Origin check on every POST
-// (csrf.ts), the one-time display of a new key (flash.ts), the sign-in attempt limits (sign-in-limits.ts), and the
-// pages' errors as HTML through the error catalogue (error-page.ts).
-// Security: scrypt passwords (12 characters or more, not the email, not one character repeated); one message for an
-// unknown email and a wrong password. The API stays Bearer-only: nothing here authorizes POST /.
+// (csrf.ts), the one-time display of a new key (flash.ts), the sign-in attempt limits (sign-in-limits.ts), the
+// sign-up limit per client address (sign-up-limits.ts), and the pages' errors as HTML through the error catalogue
+// (error-page.ts).
+// Security: scrypt passwords (12 characters or more, not the email, not one character repeated); one spelling per
+// mailbox and no hidden characters in emails (accounts/emails.ts); one message for an unknown email and a wrong
+// password. The API stays Bearer-only: nothing here authorizes POST /.
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
+import { emailProblem, normalizeEmail } from '../accounts/emails';
 import { dummyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
 import { errors, type DomainError } from '../errors';
 import { accountPlan, type KeyStore } from '../keys/key-store';
@@ -19,18 +22,25 @@ import { sendPageError, type FormAgain } from './account/error-page';
 import { newKeyFlash } from './account/flash';
 import { sessions } from './account/session';
 import { recordSignIn, SIGN_IN_RETRY_AFTER_SECONDS } from './account/sign-in-limits';
+import { recordSignUp, SIGN_UP_RETRY_AFTER_SECONDS } from './account/sign-up-limits';
 
 const SIGN_IN = '/account/sign-in';
 const SETTINGS = '/account/settings';
 
-/** The email as typed in a form: trimmed and lower-cased (accounts are named by it). */
-const emailOf = (req: Request) =>
-  String((req.body as { email?: unknown }).email ?? '')
-    .trim()
-    .toLowerCase();
-const passwordOf = (req: Request) => String((req.body as { password?: unknown }).password ?? '');
+/** A form field as one string: '' when it is missing or not one string (a repeated field is an array). */
+const fieldOf = (req: Request, name: string): string => {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+/** The email of a form, in the one spelling that names its account (accounts/emails.ts). */
+const emailOf = (req: Request) => normalizeEmail(fieldOf(req, 'email'));
+const passwordOf = (req: Request) => fieldOf(req, 'password');
 
-export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'>, clock: () => Date = () => new Date()): Router {
+export function accountRouter(
+  store: KeyStore,
+  config: Pick<Config, 'planLimits' | 'signUpsPerHour'>,
+  clock: () => Date = () => new Date(),
+): Router {
   const router = express.Router();
   const pages = loadPages(path.join(projectRoot(), 'templates', 'account'));
   const session = sessions(store, clock);
@@ -60,9 +70,13 @@ export function accountRouter(store: KeyStore, config: Pick<Config, 'planLimits'
     const email = emailOf(req);
     const password = passwordOf(req);
     const again = (err: DomainError) => fail(req, res, err, { name: 'sign-up', data: { title: 'Sign up', emailValue: email } });
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200) return again(errors.invalidEmail());
+    const bad = emailProblem(email);
+    if (bad) return again(errors.invalidEmail(bad));
     const weak = passwordProblem(password, email);
     if (weak) return again(errors.weakPassword(weak));
+    // A valid form counts against its address's sign-ups, taken email or not (each costs a scrypt and tells whether
+    // the email has an account); one over the limit is refused before the password is hashed.
+    if (!(await recordSignUp(store, req, config.signUpsPerHour, clock()))) return again(errors.tooManySignUps(SIGN_UP_RETRY_AFTER_SECONDS));
     if (!(await store.createUser(email, await hashPassword(password)))) return again(errors.emailTaken());
     await session.start(req, res, email);
     res.redirect(303, SETTINGS);

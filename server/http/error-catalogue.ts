@@ -59,6 +59,10 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
     status: 429,
     meaning: 'Account pages (HTML): too many sign-in attempts for the email or from the address; retry after `Retry-After`.',
   },
+  too_many_sign_ups: {
+    status: 429,
+    meaning: 'Account pages (HTML): too many sign-ups from the address within an hour (`SIGN_UPS_PER_HOUR`); retry after `Retry-After`.',
+  },
 };
 
 export interface ErrorResponse {

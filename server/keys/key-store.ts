@@ -79,11 +79,12 @@ export interface UserStore {
   takeFlash(id: string, now: number): Promise<string | undefined>;
 }
 
-/** Attempts counted in a sliding window (sign-ins per email and address, wrong API keys per address). */
+/** Attempts counted in a sliding window (sign-ins per email and address, sign-ups and wrong API keys per address). */
 export interface AttemptStore {
   /**
    * Records one attempt under each key if none has reached its limit within the last `windowMs`; false (nothing
-   * recorded) otherwise. Shared by every instance that shares the store, like the quota.
+   * recorded) otherwise. Shared by every instance that shares the store, like the quota. Limits of different
+   * windows share the store (a minute, an hour): each key keeps its attempts for its own window.
    */
   recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
-// The Redis side of the attempts behind the sign-in and wrong-key limits: a sorted set per key holding the window's
-// attempts, checked and recorded by one Lua script (atomic across instances). Key names in names.ts.
+// The Redis side of the attempts behind the sign-in, sign-up and wrong-key limits: a sorted set per key holding the
+// window's attempts, checked and recorded by one Lua script (atomic across instances). Key names in names.ts.
 import crypto from 'node:crypto';
 import type Redis from 'ioredis';
 import type { AttemptStore } from '../key-store';

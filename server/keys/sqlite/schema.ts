@@ -1,5 +1,7 @@
 // The SQLite store's tables, created when missing: accounts, their hashed keys, usage and reservations (the quota),
-// and the people who sign in (users, sessions, one-time messages, sign-in and wrong-key attempts).
+// and the people who sign in (users, sessions, one-time messages, sign-in, sign-up and wrong-key attempts).
+import type Database from 'better-sqlite3';
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
   id INTEGER PRIMARY KEY,
@@ -37,9 +39,11 @@ CREATE TABLE IF NOT EXISTS users (
 );
 CREATE TABLE IF NOT EXISTS attempts (
   key TEXT NOT NULL,
-  at INTEGER NOT NULL
+  at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS attempts_key ON attempts(key, at);
+CREATE INDEX IF NOT EXISTS attempts_expires ON attempts(expires_at);
 CREATE TABLE IF NOT EXISTS sessions (
   token_hash TEXT PRIMARY KEY,
   email TEXT NOT NULL,
@@ -51,3 +55,19 @@ CREATE TABLE IF NOT EXISTS flash (
   expires_at INTEGER NOT NULL
 );
 `;
+
+/**
+ * Brings a file of an earlier version up to SCHEMA; run before it. Attempts gained their own expiry when limits of
+ * different windows came to share the table (sign-ins: a minute, sign-ups: an hour): the rows already there were
+ * all of one-minute windows. Several processes may open the file at once: a column another one just added is fine.
+ */
+export function migrate(db: Database.Database): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('attempts')").all() as { name: string }[];
+  if (columns.length === 0 || columns.some((c) => c.name === 'expires_at')) return;
+  try {
+    db.exec('ALTER TABLE attempts ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0');
+  } catch (err) {
+    if (!/duplicate column/i.test((err as Error).message)) throw err;
+  }
+  db.exec('UPDATE attempts SET expires_at = at + 60000 WHERE expires_at = 0');
+}

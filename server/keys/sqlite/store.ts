@@ -1,7 +1,7 @@
 // The embedded store: one SQLite file (better-sqlite3, WAL mode so that the CLI and the service can use it at once),
 // its tables created when missing (schema.ts), and its health. Each concern has its own module on this database:
 // keys.ts (accounts and hashed keys), usage.ts (monthly usage and reservations), users.ts (people who sign in),
-// attempts.ts (sign-in and wrong-key limits). Must not hold document content.
+// attempts.ts (sign-in, sign-up and wrong-key limits). Must not hold document content.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import { ComposedStore } from '../composed-store';
 import type { StoreHealth } from '../key-store';
 import { SqliteAttempts } from './attempts';
 import { SqliteKeys } from './keys';
-import { SCHEMA } from './schema';
+import { migrate, SCHEMA } from './schema';
 import { SqliteUsage } from './usage';
 import { SqliteUsers } from './users';
 
@@ -25,6 +25,7 @@ export class SqliteKeyStore extends ComposedStore {
     // per try here; store-guard.ts tries again asynchronously, then raises store_unavailable.
     db.pragma('busy_timeout = 10');
     db.pragma('foreign_keys = ON');
+    migrate(db);
     db.exec(SCHEMA);
     super({
       keys: new SqliteKeys(db),
