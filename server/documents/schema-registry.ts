@@ -9,7 +9,9 @@ import type { Limits } from '../config';
 import { isCurrencyCode } from './currency';
 import { isCountryCode } from './country';
 import { hasVatPrefix, isIban } from './identifiers';
+import { listBoundsOf, type ListBounds } from './list-bounds';
 import { DOCUMENT_TYPES, type DocumentType } from './model';
+import { fileResolver, inlineRefs } from './schema-inline';
 import type { DocumentBody } from './schema-types';
 
 export class SchemaLoadError extends Error {
@@ -26,6 +28,8 @@ export interface TypeSchema {
   /** Top-level fields this type accepts (anything else is ignored, as unknown fields are; fields interface.md says
    * the type does not accept are refused by its schema when sent with a value). */
   accepted: ReadonlySet<string>;
+  /** Where the type's lists are and how long each may be (checked before the schema, list-bounds.ts). */
+  lists: ListBounds;
 }
 
 /** The fields the schemas make numbers, found in them (normalize.ts reads only decimals there). */
@@ -166,12 +170,14 @@ export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
       continue;
     }
     try {
-      const validate = ajv.compile<DocumentBody>(schema);
+      // Compiled inlined (schema-inline.ts): errors are then collected in linear time.
+      const inlined = inlineRefs(schema, fileResolver(raw));
+      const validate = ajv.compile<DocumentBody>(inlined);
       const own = child(schema, 'properties');
       for (const name of numbersOf(own)) documentNumbers.add(name);
       const refused = new Set(Object.keys(own).filter((k) => child(own, k).notAccepted === true));
       const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
-      types.set(type, { type, validate, accepted });
+      types.set(type, { type, validate, accepted, lists: listBoundsOf(inlined) });
     } catch (err) {
       problems.push(`${type}.json: ${messageOf(err)}`);
     }

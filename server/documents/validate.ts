@@ -2,6 +2,7 @@
 // Reads the type, normalizes, validates with the type's compiled schema, and keeps only the fields the type accepts.
 // Must not compute money or format anything.
 import { errors, type FieldProblem } from '../errors';
+import { listBoundProblems } from './list-bounds';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
 import { normalizeRequest } from './normalize';
 import type { ErrorObject, SchemaRegistry } from './schema-registry';
@@ -59,7 +60,8 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
     }
     case 'minLength':
     case 'pattern':
-      if (err.schemaPath.includes('requiredText') || (err.keyword === 'minLength' && p.limit === 1)) {
+      // requiredText: at least one character that is not white space.
+      if ((err.keyword === 'pattern' && p.pattern === '\\S') || (err.keyword === 'minLength' && p.limit === 1)) {
         return { field, message: `${field} must not be empty` };
       }
       if (err.keyword === 'pattern' && PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]) {
@@ -137,54 +139,83 @@ function illegalCharacterProblems(doc: Record<string, unknown>, accepted: Readon
   return out;
 }
 
-function toProblems(errs: ErrorObject[], type: DocumentType): FieldProblem[] {
-  // anyOf reports each failed branch and then itself; keep only the anyOf summary.
-  const anyOfPaths = errs.filter((e) => e.keyword === 'anyOf').map((e) => `${e.instancePath}|${e.schemaPath}/`);
+/**
+ * The problems ajv found, in words: missing fields first (what a client most often gets wrong), at most `max` in
+ * all. Errors past what can be listed are counted, not described (1,000 bad lines make 11,000 errors).
+ */
+function toProblems(errs: ErrorObject[], type: DocumentType, max: number): FieldProblem[] {
+  // anyOf reports each failed branch and then itself; keep only the anyOf summary. Looked up by the instance path
+  // (a list of 1,000 entries with an anyOf each must not compare every error with every anyOf).
+  const anyOfs = new Map<string, string[]>();
+  for (const e of errs) if (e.keyword === 'anyOf') anyOfs.set(e.instancePath, [...(anyOfs.get(e.instancePath) ?? []), `${e.schemaPath}/`]);
   const seen = new Set<string>();
-  const out: FieldProblem[] = [];
+  const required: FieldProblem[] = [];
+  const other: FieldProblem[] = [];
   for (const err of errs) {
-    if (
-      anyOfPaths.some((key) => {
-        const [inst, sp] = key.split('|');
-        return err.instancePath === inst && err.schemaPath.startsWith(sp!);
-      })
-    )
-      continue;
+    const list = err.keyword === 'required' ? required : other;
+    if (list.length >= max) continue;
+    if (anyOfs.get(err.instancePath)?.some((prefix) => err.schemaPath.startsWith(prefix))) continue;
     const problem = describe(err, type);
     if (!problem) continue;
     const key = `${problem.field}|${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(problem);
+    list.push(problem);
   }
-  return out;
+  return [...required, ...other].slice(0, max);
+}
+
+/** Throws a 400 naming every list of `body` over its type's bound (the type as normalize.ts will read it). */
+function refuseLongLists(registry: SchemaRegistry, body: Record<string, unknown>): void {
+  const type = typeof body.type === 'string' ? body.type.trim().toLowerCase() : 'invoice';
+  if (!isDocumentType(type)) return;
+  const tooLong = listBoundProblems(registry.get(type).lists, body, MAX_DETAILS);
+  if (tooLong.length > 0) throw errors.validation(tooLong);
 }
 
 export function validateDocument(registry: SchemaRegistry, body: unknown): DocumentRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
+  // A list over its bound is refused before anything copies or validates its entries (list-bounds.ts): here as sent,
+  // and below once more after normalization has made lists of the form's index-keyed objects.
+  refuseLongLists(registry, body as Record<string, unknown>);
   const doc = normalizeRequest(body as Record<string, unknown>, registry.numericFields);
   const rawType = doc.type ?? 'invoice';
   if (!isDocumentType(rawType)) {
     throw errors.validation([{ field: 'type', message: `type must be one of ${DOCUMENT_TYPES.join(', ')}` }]);
   }
   const schema = registry.get(rawType);
+  refuseLongLists(registry, doc);
   const illegal = illegalCharacterProblems(doc, schema.accepted);
   if (!schema.validate(doc) || illegal.length > 0) {
-    // Missing required fields first: they are what a client most often gets wrong.
-    const problems = [...toProblems(schema.validate.errors ?? [], rawType), ...illegal].sort(
-      (a, b) => Number(!a.message.endsWith(' is required')) - Number(!b.message.endsWith(' is required')),
-    );
-    throw errors.validation(problems.slice(0, MAX_DETAILS));
+    throw errors.validation([...toProblems(schema.validate.errors ?? [], rawType, MAX_DETAILS), ...illegal].slice(0, MAX_DETAILS));
   }
   return toDocument(doc, rawType, schema.accepted);
 }
 
-/** The validated body with its defaults, keeping only the fields its type accepts. */
-function toDocument(doc: DocumentBody, type: DocumentType, accepted: ReadonlySet<string>): DocumentRequest {
+/** Text of white space only (spaces, line breaks, no-break spaces, …). */
+const BLANK = /^\s*$/;
+
+/**
+ * `value` without blank strings, at any depth: a blank optional field counts as absent, as an empty one does
+ * (decisions §1). Required text cannot be blank here: the schema refused it ("from must not be empty"). A blank
+ * number reached the e-invoice as an empty cbc:ID and failed its XSD with a 500 (issue 24, finding 4).
+ */
+function withoutBlanks<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => withoutBlanks(v)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (!(typeof v === 'string' && BLANK.test(v))) out[key] = withoutBlanks(v);
+  return out as T;
+}
+
+/** The validated body with its defaults, keeping only the fields its type accepts. Blank labels are kept (a label
+ * of one space prints no label); any other blank field is dropped. */
+function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySet<string>): DocumentRequest {
+  const doc = withoutBlanks(body);
   const pick = <K extends keyof DocumentBody>(key: K): DocumentBody[K] | undefined => (accepted.has(key) ? doc[key] : undefined);
   const labels: DocumentRequest['labels'] = {};
   for (const key of LABEL_KEYS) {
-    const v = pick(key);
+    const v = accepted.has(key) ? body[key] : undefined;
     if (v !== undefined) labels[key] = v;
   }
   return {

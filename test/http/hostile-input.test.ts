@@ -176,7 +176,7 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     expect(res.status).to.equal(400);
     const body = (await res.json()) as { code: string; error: string };
     expect(body.code).to.equal('malformed_json');
-    expect(body.error).to.contain('nested more than 32 levels');
+    expect(body.error).to.contain('nested more than 64 levels');
   });
 
   it("__proto__ in a body is not the document's prototype", async function () {

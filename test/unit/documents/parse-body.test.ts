@@ -4,6 +4,8 @@ import { expect } from 'chai';
 import { DomainError } from '../../../server/errors';
 import { bodyKind, MAX_JSON_DEPTH, parseBody } from '../../../server/documents/parse-body';
 
+const LIMITS = { maxItems: 100, maxFormFields: 1000 };
+
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
@@ -24,16 +26,16 @@ describe('parse-body', function () {
   });
 
   it('reads JSON (a BOM dropped), refusing empty, malformed and too deeply nested bodies', function () {
-    expect(parseBody('json', Buffer.from('\uFEFF{"from":"A"}'), 100)).to.deep.equal({ from: 'A' });
-    expect(codeOf(() => parseBody('json', Buffer.from('  \n'), 100))).to.equal('empty_body');
-    expect(codeOf(() => parseBody('json', Buffer.from('{"from":'), 100))).to.equal('malformed_json');
+    expect(parseBody('json', Buffer.from('\uFEFF{"from":"A"}'), LIMITS)).to.deep.equal({ from: 'A' });
+    expect(codeOf(() => parseBody('json', Buffer.from('  \n'), LIMITS))).to.equal('empty_body');
+    expect(codeOf(() => parseBody('json', Buffer.from('{"from":'), LIMITS))).to.equal('malformed_json');
     const deep = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
-    expect(codeOf(() => parseBody('json', Buffer.from(deep), 100))).to.equal('malformed_json');
+    expect(codeOf(() => parseBody('json', Buffer.from(deep), LIMITS))).to.equal('malformed_json');
   });
 
   it('reads form fields in bracket notation: long item lists stay lists, the last repeated key wins, no prototypes', function () {
     const items = Array.from({ length: 40 }, (_, i) => `items[${i}][name]=N${i}`).join('&');
-    const body = parseBody('form', Buffer.from(`from=A%0AB&to=C&to=D&${items}&__proto__[x]=1`), 100) as {
+    const body = parseBody('form', Buffer.from(`from=A%0AB&to=C&to=D&${items}&__proto__[x]=1`), LIMITS) as {
       from: string;
       to: string;
       items: { name: string }[];
@@ -44,5 +46,27 @@ describe('parse-body', function () {
     expect(body.items).to.have.length(40);
     expect(body.items[39]!.name).to.equal('N39');
     expect(({} as Record<string, unknown>).x).to.equal(undefined);
+  });
+
+  it('reads JSON nested as deep as the README says (64 levels), and refuses the 65th', function () {
+    const nest = (levels: number) => '['.repeat(levels - 1) + '{}' + ']'.repeat(levels - 1);
+    expect(MAX_JSON_DEPTH).to.equal(64);
+    expect(() => parseBody('json', Buffer.from(`{"a":${nest(63)}}`), LIMITS)).not.to.throw();
+    expect(codeOf(() => parseBody('json', Buffer.from(`{"a":${nest(64)}}`), LIMITS))).to.equal('malformed_json');
+  });
+
+  it('refuses a form of more fields than a document can need before qs reads it, naming the field that sends most', function () {
+    const form = `from=A&to=B&${Array.from({ length: 1200 }, () => 'items[]=x').join('&')}`;
+    let problem: { field: string; message: string } | undefined;
+    try {
+      parseBody('form', Buffer.from(form), LIMITS);
+    } catch (err) {
+      problem = (err as DomainError).facts.details?.[0];
+    }
+    expect(problem?.field).to.equal('items');
+    expect(problem?.message).to.contain('1200 form fields');
+    // At the bound it is read.
+    const atBound = `from=A&${Array.from({ length: 999 }, (_, i) => `items[${i % 100}][name]=x`).join('&')}`;
+    expect(() => parseBody('form', Buffer.from(atBound), LIMITS)).not.to.throw();
   });
 });
