@@ -1,9 +1,7 @@
 // The XML vocabulary of CII (UN/CEFACT Cross Industry Invoice D16B) for cii.ts and cii-parties.ts: namespaces, element
 // helpers that never write an empty element, and number and date formats. Owns how values are written, not which.
-// Must not round: amounts arrive rounded by money/; one with more decimals than the currency has is a mapping bug and
-// throws instead of being rounded here.
+// Amounts and decimals are written by money/amount-text.ts, as for UBL.
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
-import type { Decimal } from '../money/totals';
 
 export const NS = {
   rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
@@ -30,23 +28,12 @@ export function any(...values: (string | undefined)[]): boolean {
   return values.some((v) => v !== undefined && v.trim() !== '');
 }
 
-/** Decimal text without exponent or trailing zeros (quantities, rates, prices); never "-0". */
-export function plain(value: Decimal): string {
-  return (value.isZero() ? value.abs() : value).toFixed();
-}
-
-/** An amount with exactly `minorUnits` decimals. */
-export function money(value: Decimal, minorUnits: number): string {
-  if (value.decimalPlaces() > minorUnits) {
-    throw new Error(`amount ${value.toFixed()} has more than ${minorUnits} decimals: the model's amounts must arrive rounded`);
-  }
-  return (value.isZero() ? value.abs() : value).toFixed(minorUnits);
-}
+export { amountText as money, decimalText as plain } from '../money/amount-text';
 
 /** `ram:<name>/udt:DateTimeString format="102"` (CCYYMMDD) from an ISO date. */
 export function date(parent: Node, name: string, iso: string | undefined): void {
   if (iso === undefined) return;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (!m) throw new Error(`not an ISO date (YYYY-MM-DD): ${iso}`);
+  if (!m) throw new Error(`not an ISO date (YYYY-MM-DD): ${iso.length} characters`);
   ram(parent, name).ele(NS.udt, 'udt:DateTimeString', { format: '102' }).txt(`${m[1]}${m[2]}${m[3]}`);
 }

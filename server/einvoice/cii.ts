@@ -9,6 +9,7 @@ import { create } from 'xmlbuilder2';
 import type { Decimal } from '../money/totals';
 import type { AllowanceCharge, EInvoice, Line, Profile, VatBreakdown, VatCategory } from './model';
 import { any, date, money, NS, plain, ram, text, type Node } from './cii-xml';
+import { xmlText } from './xml-text';
 import { party } from './cii-parties';
 import { SPECIFICATION_ID } from './profiles';
 
@@ -58,7 +59,7 @@ export function buildCii(invoice: EInvoice): string {
   ram(transaction, 'ApplicableHeaderTradeDelivery');
 
   addSettlement(ram(transaction, 'ApplicableHeaderTradeSettlement'), invoice, amount);
-  return root.end({ prettyPrint: false });
+  return xmlText(root);
 }
 
 function addSettlement(settlement: Node, invoice: EInvoice, amount: (v: Decimal) => string): void {

@@ -4,6 +4,8 @@
 // (xsd-validator.ts does) or decide content (map.ts does).
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
+import { xmlText } from './xml-text';
+import { amountText, decimalText } from '../money/amount-text';
 import type { Decimal } from '../money/totals';
 import type { AllowanceCharge, EInvoice, Party, VatCategory } from './model';
 import { BUSINESS_PROCESS, SPECIFICATION_ID } from './profiles';
@@ -77,7 +79,7 @@ function addCategory(
   const c = cac(parent, name);
   cbc(c, 'ID', category.code);
   // "Not subject to VAT" carries no rate at all (BR-O-05 … BR-O-09).
-  if (category.rate) cbc(c, 'Percent', category.rate.toFixed());
+  if (category.rate) cbc(c, 'Percent', decimalText(category.rate));
   if (exemption) {
     cbc(c, 'TaxExemptionReasonCode', exemption.code);
     cbc(c, 'TaxExemptionReason', exemption.reason);
@@ -88,7 +90,7 @@ function addCategory(
 export function buildUbl(invoice: EInvoice): UblDocument {
   const root: UblRoot = invoice.typeCode === '381' ? 'CreditNote' : 'Invoice';
   const money = (parent: Node, name: string, value: Decimal | undefined): void => {
-    if (value !== undefined) parent.ele(NS.cbc, `cbc:${name}`, { currencyID: invoice.currency }).txt(value.toFixed(invoice.minorUnits));
+    if (value !== undefined) parent.ele(NS.cbc, `cbc:${name}`, { currencyID: invoice.currency }).txt(amountText(value, invoice.minorUnits));
   };
 
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
@@ -141,7 +143,7 @@ export function buildUbl(invoice: EInvoice): UblDocument {
     cbc(ac, 'ChargeIndicator', a.charge ? 'true' : 'false');
     cbc(ac, 'AllowanceChargeReasonCode', a.reasonCode);
     cbc(ac, 'AllowanceChargeReason', a.reason);
-    if (a.percent) cbc(ac, 'MultiplierFactorNumeric', a.percent.toFixed());
+    if (a.percent) cbc(ac, 'MultiplierFactorNumeric', decimalText(a.percent));
     money(ac, 'Amount', a.amount);
     money(ac, 'BaseAmount', a.base);
     addCategory(ac, 'TaxCategory', a.vat);
@@ -174,15 +176,15 @@ export function buildUbl(invoice: EInvoice): UblDocument {
   for (const l of invoice.lines) {
     const line = cac(xml, lineName);
     cbc(line, 'ID', l.id);
-    line.ele(NS.cbc, `cbc:${quantityName}`, { unitCode: l.unitCode }).txt(l.quantity.toFixed());
+    line.ele(NS.cbc, `cbc:${quantityName}`, { unitCode: l.unitCode }).txt(decimalText(l.quantity));
     money(line, 'LineExtensionAmount', l.net);
     const item = cac(line, 'Item');
     cbc(item, 'Description', l.description);
     cbc(item, 'Name', l.name);
     addCategory(item, 'ClassifiedTaxCategory', l.vat);
     const price = cac(line, 'Price');
-    price.ele(NS.cbc, 'cbc:PriceAmount', { currencyID: invoice.currency }).txt(l.price.toFixed());
+    price.ele(NS.cbc, 'cbc:PriceAmount', { currencyID: invoice.currency }).txt(decimalText(l.price));
   }
 
-  return { root, xml: xml.end({ prettyPrint: false }) };
+  return { root, xml: xmlText(xml) };
 }

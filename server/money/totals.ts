@@ -102,7 +102,8 @@ function adjustment(mode: SubtotalMode, value: number | string | undefined, base
 export function computeTotals(input: TotalsInput): Totals {
   const digits = minorUnits(input.currency);
   const noMoney = input.type === 'packing_slip';
-  const opening = dec(input.type === 'credit_note' ? input.amount_refunded : input.amount_paid, 0);
+  // Rounded to the currency like every other amount (10.005 EUR is 10.01; JPY 0.5 is 1).
+  const opening = roundMoney(dec(input.type === 'credit_note' ? input.amount_refunded : input.amount_paid, 0), digits);
 
   let subtotal = new Decimal(0);
   let payments = new Decimal(0);

@@ -12,6 +12,14 @@ function totals(partial: Partial<TotalsInput>) {
 const s = (d: { toFixed(): string }) => d.toFixed();
 
 describe('totals', function () {
+  it('rounds amount_paid and amount_refunded to the currency like every amount (issue 24, finding 2)', function () {
+    expect(s(totals({ currency: 'EUR', items: [{ unit_cost: 100 }], amount_paid: '10.005' }).amountPaid)).to.equal('10.01');
+    expect(s(totals({ currency: 'JPY', items: [{ unit_cost: 100 }], amount_paid: 0.5 }).amountPaid)).to.equal('1');
+    const cn = totals({ type: 'credit_note', currency: 'KWD', items: [{ unit_cost: 1 }], amount_refunded: '0.0005' });
+    expect(s(cn.amountPaid)).to.equal('0.001');
+    expect(s(cn.balance)).to.equal('0.999');
+  });
+
   it('1 × 99 with 8% tax: Subtotal 99.00, tax 7.92, total 106.92 (the reference example)', function () {
     const t = totals({ items: [{ quantity: 1, unit_cost: 99 }], tax: 8 });
     expect(s(t.subtotal)).to.equal('99');
