@@ -7,7 +7,8 @@ export class EInvoiceSchemaError extends Error {
     readonly schema: string,
     readonly xsdErrors: string[],
   ) {
-    super(`the generated ${schema} is not valid against its XSD: ${xsdErrors.slice(0, 5).join(' | ')}`);
+    // The messages quote the document's text: they stay in xsdErrors, which the log redacts (http/log-redaction.ts).
+    super(`the generated ${schema} is not valid against its XSD (${xsdErrors.length} errors)`);
     this.name = 'EInvoiceSchemaError';
   }
 }
