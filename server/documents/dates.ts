@@ -40,10 +40,20 @@ function month(name: string): number | undefined {
   return MONTHS[name.toLowerCase().replace(/\.$/, '')];
 }
 
+/** An ISO 8601 time of day with its optional offset (`09:30`, `23:59:60.5Z`, `12:00+05:30`): whether it is a real
+ * one (2015-02-09T25:61:00Z is not: issue 24, finding 9). A leap second (60) is real. */
+function realTime(time: string): boolean {
+  const m = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):?(\d{2}))?$/.exec(time);
+  if (!m) return false;
+  const [hour, minute, second] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  return m[4] === undefined || (Number(m[5]) <= 23 && Number(m[6]) <= 59);
+}
+
 export function parseDocumentDate(value: string, localeTag: string): string | undefined {
   const text = value.trim().replace(/\s+/g, ' ');
-  let m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
-  if (m) return iso(Number(m[1]), Number(m[2]), Number(m[3]));
+  let m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](.+))?$/.exec(text);
+  if (m) return m[4] === undefined || realTime(m[4]) ? iso(Number(m[1]), Number(m[2]), Number(m[3])) : undefined;
   // Feb 9, 2015 · February 9 2015 · Feb. 9th, 2015
   m = /^([A-Za-z]+\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/.exec(text);
   if (m && month(m[1]!)) return iso(Number(m[3]), month(m[1]!)!, Number(m[2]));

@@ -20,6 +20,31 @@ describe('dates', function () {
     }
   });
 
+  it('checks the time of an ISO date-time: hours, minutes, seconds and the offset must be real (issue 24, finding 9)', function () {
+    for (const text of [
+      '2015-02-09T23:59:59Z',
+      '2015-02-09T00:00',
+      '2015-02-09 12:00:00.123+05:30',
+      '2015-02-09T23:59:60Z',
+      '2015-02-09T10:30-0800',
+    ]) {
+      expect(parseDocumentDate(text, 'en-US'), text).to.equal('2015-02-09');
+    }
+    for (const text of [
+      '2015-02-09T25:61:00Z',
+      '2015-02-09T24:00:00Z',
+      '2015-02-09T12:60',
+      '2015-02-09T12:00:61',
+      '2015-02-09T12:00+24:00',
+      '2015-02-09T12:00+05:60',
+      '2015-02-09T1:2:3',
+      '2015-02-09T::',
+      '2015-02-09T12:00Zjunk',
+    ]) {
+      expect(parseDocumentDate(text, 'en-US'), text).to.equal(undefined);
+    }
+  });
+
   it('reads numeric dates month first in en-US and day first everywhere else', function () {
     expect(parseDocumentDate('03/06/2024', 'en-US')).to.equal('2024-03-06');
     expect(parseDocumentDate('03/06/2024', 'en-GB')).to.equal('2024-06-03');
