@@ -18,7 +18,7 @@ import { requireApiKey } from './auth';
 import { batchHandler } from './batch';
 import { errorHandler } from './errors-to-http';
 import { rateLimitHeaders } from './rate-limit';
-import type { Metrics } from './metrics';
+import { routeLabel, type Metrics } from './metrics';
 import { apiReference } from './docs';
 import type { PoolStats } from '../pdf/renderer';
 
@@ -36,7 +36,8 @@ export interface AppDeps {
   isReady: () => boolean;
   /** Whether the XSD worker answers (absent: not checked). */
   xsdReady?: () => Promise<boolean>;
-  poolStats: () => PoolStats;
+  /** The renderer's figures for /readyz: idle pages counted only when their renderer answered just now. */
+  poolStats: () => PoolStats | Promise<PoolStats>;
 }
 
 function requestIds(): RequestHandler {
@@ -56,7 +57,7 @@ export function accountLogId(account: unknown): string | undefined {
 
 /**
  * One JSON line per request: ids, the client address (through a trusted proxy, the client's), an opaque account id,
- * type, status, duration, sizes. Never a field value, never an email. A client that went away before the answer is
+ * route, type, status, duration, sizes. Never a field value, a path or an email. A client that went away before the answer is
  * logged with status 499, as nginx does.
  */
 function accessLog(logger: Logger): RequestHandler {
@@ -67,7 +68,8 @@ function accessLog(logger: Logger): RequestHandler {
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          // The route's template, never the path sent (a path is the client's text): `other` when none matched.
+          route: routeLabel(req),
           ip: req.ip,
           status,
           account: accountLogId(res.locals.account),
@@ -141,9 +143,12 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/readyz', async (_req, res) => {
     // Ready when the browser answers, the key store answers (and is still the file opened) and the XSD worker
     // validates; the schemas are loaded, or the service would not have started.
-    const pool = deps.poolStats();
+    const [pool, keyStore, xsd] = await Promise.all([
+      deps.poolStats(),
+      deps.keys.check().catch(() => false),
+      deps.xsdReady?.() ?? Promise.resolve(true),
+    ]);
     const browser = deps.isReady();
-    const [keyStore, xsd] = await Promise.all([deps.keys.check().catch(() => false), deps.xsdReady?.() ?? Promise.resolve(true)]);
     const ready = browser && keyStore && xsd;
     if (!ready) res.set('Retry-After', '5');
     res.status(ready ? 200 : 503).json({

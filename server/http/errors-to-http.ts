@@ -1,10 +1,11 @@
 // The express error handler: every error a route passes on becomes a JSON response through error-catalogue.ts.
 // body-parser's and Node's errors are first named as domain errors; anything else is our defect: 500 with the
-// request id, details to the log only.
+// request id, details to the log only (log-redaction.ts: never the client's text).
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, errors } from '../errors';
 import { statusOf, toResponse } from './error-catalogue';
+import { errorForLog } from './log-redaction';
 
 interface BodyParserError {
   type?: string;
@@ -42,8 +43,7 @@ export function errorHandler(logger: Logger, maxBodyBytes: number): ErrorRequest
     const requestId = String(res.locals.requestId ?? '');
     let domainError: DomainError | undefined = err instanceof DomainError ? err : fromBodyParser(err as BodyParserError, maxBodyBytes);
     if (!domainError) {
-      const xsdErrors = (err as { xsdErrors?: string[] }).xsdErrors;
-      logger.error({ err, requestId, xsdErrors }, 'unexpected error');
+      logger.error({ error: errorForLog(err), requestId }, 'unexpected error');
       domainError = errors.internal(requestId, err);
     } else if (statusOf(domainError) >= 500) {
       logger.warn({ requestId, code: domainError.code }, domainError.message);

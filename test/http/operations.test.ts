@@ -214,7 +214,7 @@ describe('logs', function () {
       expect(res.status).to.equal(200);
       expect(res.headers.get('x-request-id')).to.equal('req-12345');
       const entry = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.requestId === 'req-12345');
-      expect(entry).to.include({ method: 'POST', path: '/', status: 200, account: accountLogId('test-account'), type: 'invoice' });
+      expect(entry).to.include({ method: 'POST', route: '/', status: 200, account: accountLogId('test-account'), type: 'invoice' });
       expect(entry!.account).to.match(/^acct_[0-9a-f]{16}$/);
       expect(entry!.ms).to.be.a('number');
       const all = lines.join('\n');
