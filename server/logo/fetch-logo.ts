@@ -6,6 +6,8 @@
 // MAX_LOGO_PIXELS is left out, as Chromium decodes the whole bitmap (a 48 KB PNG of 20000×20000 took a renderer to
 // 4.1 GB) while the page draws it at most 220×90 px.
 // Never throws: a logo that cannot be had leaves the document without one, and the reason goes to the caller's log.
+// Reasons are codes and counts of this module's own words (`dns_not_found`, `http_status 404`, `image_refused: too
+// many pixels`), never the client's text: no host name, URL, address or SVG content (issue 24, finding 11).
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -47,27 +49,29 @@ const MAX_REDIRECTS = 3;
 export const MAX_LOGO_PIXELS = 4096 * 4096;
 
 /** Why a bitmap may not be drawn, or undefined when it may: its header must be readable and its size bounded. */
-function bitmapProblem(bytes: Uint8Array, type: string): string | undefined {
+function bitmapProblem(bytes: Uint8Array): string | undefined {
   let width: number | undefined;
   let height: number | undefined;
   try {
     ({ width, height } = imageSize(bytes));
   } catch {
-    return `the ${type} image has no readable header`;
+    return 'image_refused: no readable header';
   }
-  if (!width || !height) return `the ${type} image has no size`;
-  if (width * height > MAX_LOGO_PIXELS) return `the image is ${width}×${height} pixels, more than ${MAX_LOGO_PIXELS} (4096×4096)`;
+  if (!width || !height) return 'image_refused: no size';
+  if (width * height > MAX_LOGO_PIXELS) return 'image_refused: too many pixels';
   return undefined;
 }
 
 /** An SVG is drawn as vectors at the size the page gives it, but an <image> inside it is a bitmap Chromium decodes
  * whole (a data: PNG bomb in an SVG wrapper): such SVGs are left out. */
 function svgProblem(bytes: Buffer): string | undefined {
-  return /<image[\s>/]|<feImage[\s>/]|<foreignObject[\s>/]/i.test(bytes.toString('utf8')) ? 'the SVG embeds images or HTML' : undefined;
+  return /<image[\s>/]|<feImage[\s>/]|<foreignObject[\s>/]/i.test(bytes.toString('utf8'))
+    ? 'svg_refused: embeds images or html'
+    : undefined;
 }
 
 function image(type: string, bytes: Buffer): LogoResult {
-  const problem = type === 'image/svg+xml' ? svgProblem(bytes) : bitmapProblem(bytes, type);
+  const problem = type === 'image/svg+xml' ? svgProblem(bytes) : bitmapProblem(bytes);
   return problem ? { ok: false, reason: problem } : { ok: true, dataUri: `data:${type};base64,${bytes.toString('base64')}` };
 }
 
@@ -78,7 +82,29 @@ export function isPublicAddress(address: string): boolean {
   return ip.range() === 'unicast';
 }
 
+/** A failure whose reason is this module's words. */
 class LogoError extends Error {}
+
+/** The reason for the log of an error of the network or of Node: a code, never its message (which names the host). */
+function networkReason(err: NodeJS.ErrnoException): string {
+  if (err instanceof LogoError) return err.message;
+  if (err.name === 'AbortError' || err.name === 'TimeoutError') return 'timeout';
+  switch (err.code) {
+    case 'ENOTFOUND':
+      return 'dns_not_found';
+    case 'EAI_AGAIN':
+    case 'ESERVFAIL':
+    case 'ENODATA':
+    case 'ETIMEOUT':
+      return 'dns_failed';
+    case 'ECONNREFUSED':
+      return 'connection_refused';
+    case 'ERR_INVALID_URL':
+      return 'invalid_url';
+    default:
+      return typeof err.code === 'string' && /^[A-Z][A-Z0-9_]{1,48}$/.test(err.code) ? `network_error ${err.code}` : 'network_error';
+  }
+}
 
 function guardedLookup(allowPrivate: boolean): net.LookupFunction {
   return (hostname, options, callback) => {
@@ -86,7 +112,7 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
       if (err) return callback(err, '', 4);
       const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
       if (usable.length === 0) {
-        return callback(new LogoError(`${hostname} resolves only to non-public addresses`), '', 4);
+        return callback(new LogoError('address_not_public'), '', 4);
       }
       if (options.all) return callback(null, usable);
       return callback(null, usable[0]!.address, usable[0]!.family);
@@ -112,7 +138,7 @@ function fetchOnce(
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const allowPrivate = opts.allowPrivate || opts.allowedHosts?.has(url.host) === true || opts.allowedHosts?.has(url.hostname) === true;
     if (net.isIP(host) && !allowPrivate && !isPublicAddress(host)) {
-      reject(new LogoError(`the address ${host} is not public`));
+      reject(new LogoError('address_not_public'));
       return;
     }
     const client = url.protocol === 'https:' ? https : http;
@@ -142,19 +168,19 @@ function fetchOnce(
         }
         if (status !== 200) {
           res.resume();
-          reject(new LogoError(`HTTP ${status}`));
+          reject(new LogoError(`http_status ${status}`));
           return;
         }
         const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (!IMAGE_TYPES.has(type)) {
           res.resume();
-          reject(new LogoError(`content type ${type || '(none)'} is not an image type`));
+          reject(new LogoError('content_type_not_image'));
           return;
         }
         const declared = Number(res.headers['content-length'] ?? 0);
         if (declared > opts.maxBytes) {
           res.destroy();
-          reject(new LogoError(`the image is larger than ${opts.maxBytes} bytes`));
+          reject(new LogoError('too_large'));
           return;
         }
         const chunks: Buffer[] = [];
@@ -163,7 +189,7 @@ function fetchOnce(
           size += chunk.length;
           if (size > opts.maxBytes) {
             res.destroy();
-            reject(new LogoError(`the image is larger than ${opts.maxBytes} bytes`));
+            reject(new LogoError('too_large'));
             return;
           }
           chunks.push(chunk);
@@ -177,24 +203,31 @@ function fetchOnce(
 }
 
 const DATA_URI = /^data:(image\/[a-z0-9.+-]+)(;[a-z0-9=.+-]+)*;base64,([a-z0-9+/=\s]+)$/i;
+/** What a reason may be: this module's words, digits and a Node error code; anything else is not logged as is. */
+const REASON = /^[a-z_]+(:? [A-Za-z0-9_ ]+)?$/;
 
 /**
  * The logo for `logo`: a data: URI is checked and used as is; an http(s) URL is fetched (conditionally when
- * `validators` are given), with the response's cache headers.
+ * `validators` are given), with the response's cache headers. A failure's reason is a code (REASON).
  */
 export async function fetchLogo(logo: string, opts: LogoOptions, validators?: Validators): Promise<LogoFetch> {
-  if (logo.startsWith('data:')) {
-    const m = DATA_URI.exec(logo);
-    if (!m || !IMAGE_TYPES.has(m[1]!.toLowerCase())) return { ok: false, reason: 'the data: URI is not a base64 image' };
-    const bytes = Buffer.from(m[3]!, 'base64');
-    if (bytes.length > opts.maxBytes) return { ok: false, reason: `the image is larger than ${opts.maxBytes} bytes` };
-    return image(m[1]!.toLowerCase(), bytes);
-  }
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const got = await fetchLogoOnce(logo, opts, validators);
+  return got.ok || REASON.test(got.reason) ? got : { ...got, reason: 'logo_failed' };
+}
+
+async function fetchLogoOnce(logo: string, opts: LogoOptions, validators?: Validators): Promise<LogoFetch> {
   try {
+    if (logo.startsWith('data:')) {
+      const m = DATA_URI.exec(logo);
+      if (!m || !IMAGE_TYPES.has(m[1]!.toLowerCase())) return { ok: false, reason: 'data_uri_invalid' };
+      const bytes = Buffer.from(m[3]!, 'base64');
+      if (bytes.length > opts.maxBytes) return { ok: false, reason: 'too_large' };
+      return image(m[1]!.toLowerCase(), bytes);
+    }
+    const signal = AbortSignal.timeout(opts.timeoutMs);
     let url = new URL(logo);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${url.protocol} URLs are not fetched` };
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'scheme_not_fetched' };
       const res = await fetchOnce(url, opts, signal, validators);
       if (res.redirect) {
         url = new URL(res.redirect, url);
@@ -203,10 +236,8 @@ export async function fetchLogo(logo: string, opts: LogoOptions, validators?: Va
       if (res.notModified) return { ok: true, notModified: true, headers: res.headers ?? {} };
       return { ...image(res.type!, res.body!), headers: res.headers };
     }
-    return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects` };
+    return { ok: false, reason: 'too_many_redirects' };
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.name === 'AbortError' || e.name === 'TimeoutError') return { ok: false, reason: `no answer within ${opts.timeoutMs} ms` };
-    return { ok: false, reason: e.code ? `${e.code} ${e.message}` : e.message };
+    return { ok: false, reason: networkReason(err as NodeJS.ErrnoException) };
   }
 }

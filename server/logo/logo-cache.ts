@@ -79,7 +79,7 @@ export class LogoCache {
   async get(url: string, fetchOpts: LogoOptions): Promise<LogoResult> {
     if (url.startsWith('data:')) {
       const got = await this.fetch(url, fetchOpts);
-      return 'notModified' in got ? { ok: false, reason: 'not an image' } : got;
+      return 'notModified' in got ? { ok: false, reason: 'data_uri_invalid' } : got;
     }
     const entry = this.entries.get(url);
     if (entry && entry.freshUntil > this.now()) {
