@@ -1,7 +1,9 @@
 // The logo: fetched by the server, never by the page (decisions §7), and handed to the template as a data: URI.
 // Guards against SSRF: http(s) only, every resolved address checked (private, loopback, link-local and other
-// non-public ranges refused unless allowed), the checked address is the one connected to (no DNS rebinding),
-// redirects re-checked, a deadline, a size cap and image types only.
+// non-public ranges refused unless allowed; IPv6 forms that embed or translate to an IPv4 address, ::/96,
+// ::ffff:0:0/96 but for a public IPv4, ::ffff:0:0:0/96, NAT64, 6to4 and Teredo, are never public: issue 24, finding 12),
+// the checked address is the one connected to (no DNS rebinding), redirects re-checked, a deadline, a size cap and
+// image types only.
 // Pixels are checked before the image reaches the page: its header is read (image-size), and an image of more than
 // MAX_LOGO_PIXELS is left out, as Chromium decodes the whole bitmap (a 48 KB PNG of 20000×20000 took a renderer to
 // 4.1 GB) while the page draws it at most 220×90 px.
@@ -75,11 +77,36 @@ function image(type: string, bytes: Buffer): LogoResult {
   return problem ? { ok: false, reason: problem } : { ok: true, dataUri: `data:${type};base64,${bytes.toString('base64')}` };
 }
 
+/** IPv6 ranges that carry or translate to an IPv4 address (or are deprecated for it): never a public logo host. */
+const TRANSITION_RANGES: [ipaddr.IPv6, number][] = [
+  ['::', 96], // IPv4-compatible (deprecated): ::127.0.0.1 is ::7f00:1
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 6145)
+  ['64:ff9b::', 96], // NAT64 well-known prefix (RFC 6052)
+  ['64:ff9b:1::', 48], // NAT64 local-use prefix (RFC 8215)
+  ['2002::', 16], // 6to4 (RFC 3056)
+  ['2001::', 32], // Teredo (RFC 4380)
+].map(([a, bits]) => [ipaddr.IPv6.parse(a as string), bits as number]);
+
+/**
+ * Whether a logo may come from `address`: a unicast address in no special range. An IPv4-mapped IPv6 address
+ * (::ffff:a.b.c.d, which the system connects to as a.b.c.d) is judged by its IPv4 address; every other IPv6 form
+ * that embeds or translates to an IPv4 address is not public, whatever it embeds.
+ */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'unicast';
+  if (net.isIPv4(address)) return ipaddr.IPv4.isValidFourPartDecimal(address) && ipaddr.IPv4.parse(address).range() === 'unicast';
+  if (!net.isIPv6(address)) return false;
+  // In hexadecimal first: ipaddr.js reads ::a.b.c.d as if it were ::ffff:a.b.c.d (the system connects to ::/96).
+  let hex: string;
+  try {
+    hex = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return false;
+  }
+  const v6 = ipaddr.IPv6.parse(hex);
+  const parts = v6.parts;
+  if (parts.slice(0, 5).every((p) => p === 0) && parts[5] === 0xffff) return isPublicAddress(v6.toIPv4Address().toString());
+  if (TRANSITION_RANGES.some(([range, bits]) => v6.match(range, bits))) return false;
+  return v6.range() === 'unicast';
 }
 
 /** A failure whose reason is this module's words. */

@@ -46,6 +46,7 @@ describe('logo failures are logged as codes, without client text (issue 24, find
     const cases: [string, string][] = [
       ['https://logo-of-secret-client.invalid/brand.png', 'dns_not_found'],
       ['http://10.11.12.13/secret-internal.png', 'address_not_public'],
+      ['http://[::7f00:1]/secret-compat.png', 'address_not_public'],
       [`http://${imageHost}/secret-missing.png`, 'http_status 404'],
       [`http://${imageHost}/secret-page.html`, 'content_type_not_image'],
       [`http://${imageHost}/secret-redirect`, 'dns_not_found'],
@@ -68,7 +69,7 @@ describe('logo failures are logged as codes, without client text (issue 24, find
     console.log(`      reasons logged:\n        ${reasons.map(String).join('\n        ')}`);
     expect(reasons).to.deep.equal(cases.map(([, reason]) => reason));
     const all = lines.join('\n');
-    for (const secret of ['secret', '10.11.12.13', 'gopher', imageHost, '.invalid']) {
+    for (const secret of ['secret', '10.11.12.13', '7f00', 'gopher', imageHost, '.invalid']) {
       expect(all.toLowerCase(), `the log names ${secret}`).not.to.contain(secret.toLowerCase());
     }
   });
