@@ -242,6 +242,10 @@ export const errors = {
   keyNotFound(): DomainError {
     return new DomainError('key_not_found', 'No such key.');
   },
+  /** Account pages: a path under /account that is none of the pages. */
+  pageNotFound(): DomainError {
+    return new DomainError('not_found', 'No such page. Your account is at /account.');
+  },
   emailTaken(): DomainError {
     return new DomainError('email_taken', 'An account with this email already exists. Sign in instead.');
   },

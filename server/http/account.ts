@@ -18,7 +18,7 @@ import { accountPlan, type KeyStore } from '../keys/key-store';
 import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
 import { loadPages } from '../render/pages';
 import { csrfOf, csrfOk, sameOriginPosts } from './account/csrf';
-import { sendPageError, type FormAgain } from './account/error-page';
+import { pageErrors, sendPageError, type FormAgain } from './account/error-page';
 import { newKeyFlash } from './account/flash';
 import { sessions } from './account/session';
 import { recordSignIn, SIGN_IN_RETRY_AFTER_SECONDS } from './account/sign-in-limits';
@@ -155,5 +155,10 @@ export function accountRouter(
     await store.revokeKey(prefix);
     res.redirect(303, SETTINGS);
   });
+
+  // Anything else under /account, and the refusals that come before a route (a body too large or not readable, a
+  // key prefix that does not decode), answer as pages too, never as the API's JSON.
+  router.use((req, res) => fail(req, res, errors.pageNotFound()));
+  router.use(pageErrors(pages));
   return router;
 }

@@ -1,9 +1,10 @@
 // The account pages' errors as HTML: the one place that turns a DomainError into a page answer. Status and headers
 // (Retry-After) come from the error catalogue, as for the API's JSON errors (error-catalogue.ts `toResponse`); the
 // body is the form shown again with the message, or the small error page (templates/account/error.hbs). Decides no
-// error itself and never echoes what was posted (a form's own values are the caller's to pass back).
-import type { Response } from 'express';
-import type { DomainError, ErrorCode } from '../../errors';
+// error of the routes and never echoes what was posted (a form's own values are the caller's to pass back); it only
+// names the refusals that come before a route runs (the form's body, the path), so that they are pages too.
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError, errors, isRequestProblem, type ErrorCode } from '../../errors';
 import type { PageRenderer } from '../../render/pages';
 import { toResponse } from '../error-catalogue';
 
@@ -17,6 +18,8 @@ export interface FormAgain {
 const TITLES: Partial<Record<ErrorCode, string>> = {
   form_expired: 'Form expired',
   key_not_found: 'Key not found',
+  not_found: 'Page not found',
+  body_too_large: 'Form too large',
 };
 
 export function sendPageError(res: Response, pages: PageRenderer, err: DomainError, form?: FormAgain): void {
@@ -27,4 +30,51 @@ export function sendPageError(res: Response, pages: PageRenderer, err: DomainErr
     ? pages.render(form.name, { ...form.data, error: err.message })
     : pages.render('error', { title: TITLES[err.code] ?? 'Error', error: err.message });
   res.status(status).set(headers).type('html').set('Cache-Control', 'no-store').send(html);
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+  charset?: string;
+  encoding?: string;
+  message?: string;
+}
+
+/**
+ * A refusal raised before a route ran, as a catalogue error with the same code and message as the API's JSON answer
+ * (errors-to-http.ts names body-parser's errors the same way): the form's body too large, in a charset or encoding
+ * that is not read, not inflating or cut short; and a path parameter that is not percent-encoded UTF-8 (the only
+ * parameters here are key prefixes: such a prefix is no key). A DomainError of the request passes as it is;
+ * anything else (a defect, the store failing) is undefined: the app's handler logs it and answers.
+ */
+export function pageErrorOf(err: unknown): DomainError | undefined {
+  if (err instanceof DomainError) return isRequestProblem(err.code) ? err : undefined;
+  const e = (err ?? {}) as BodyParserError;
+  if (err instanceof URIError && e.status === 400) return errors.keyNotFound();
+  switch (e.type) {
+    case 'entity.too.large':
+      return errors.bodyTooLarge(e.limit ?? 0);
+    case 'encoding.unsupported':
+      return errors.unsupportedEncoding(e.encoding ?? '');
+    case 'charset.unsupported':
+      return errors.unsupportedCharset(e.charset ?? '');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return errors.bodyIncomplete();
+    default:
+      return typeof e.status === 'number' && e.status >= 400 && e.status < 500
+        ? errors.bodyUnreadable(e.message ?? 'unreadable')
+        : undefined;
+  }
+}
+
+/** The account router's error handler: the request's own errors as the error page, everything else passed on. */
+export function pageErrors(pages: PageRenderer) {
+  return (err: unknown, _req: Request, res: Response, next: NextFunction): void => {
+    const pageError = res.headersSent ? undefined : pageErrorOf(err);
+    if (!pageError) return next(err);
+    sendPageError(res, pages, pageError);
+  };
 }
