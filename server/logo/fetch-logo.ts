@@ -4,18 +4,22 @@
 // ::ffff:0:0/96 but for a public IPv4, ::ffff:0:0:0/96, NAT64, 6to4 and Teredo, are never public: issue 24, finding 12),
 // the checked address is the one connected to (no DNS rebinding), redirects re-checked, a deadline, a size cap and
 // image types only.
-// Pixels are checked before the image reaches the page: its header is read (image-size), and an image of more than
-// MAX_LOGO_PIXELS is left out, as Chromium decodes the whole bitmap (a 48 KB PNG of 20000×20000 took a renderer to
-// 4.1 GB) while the page draws it at most 220×90 px.
+// What reaches the page is made here, never what the client sent (issue 24, finding 5): a bitmap is decoded under a
+// pixel budget and written again small (bitmap.ts: a 48 KB PNG of 20000×20000 took a renderer to 4.1 GB, a GIF that
+// says 1×1 in its header and 20000×20000 in its frame 1.5 GB); an SVG is reduced to a safe vector subset and written
+// again (svg-sanitize.ts: a prefixed <s:image>, an entity that expands into an <image>, a <use> fan-out).
 // Never throws: a logo that cannot be had leaves the document without one, and the reason goes to the caller's log.
-// Reasons are codes and counts of this module's own words (`dns_not_found`, `http_status 404`, `image_refused: too
-// many pixels`), never the client's text: no host name, URL, address or SVG content (issue 24, finding 11).
+// Reasons are codes and counts of this module's own words (`dns_not_found`, `http_status 404`, `svg_refused: use
+// budget`), never the client's text: no host name, URL, address or SVG content (issue 24, finding 11).
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { imageSize } from 'image-size';
 import ipaddr from 'ipaddr.js';
+import { boundBitmap } from './bitmap';
+import { sanitizeSvg } from './svg-sanitize';
+
+export { MAX_LOGO_PIXELS } from './bitmap';
 
 export interface LogoOptions {
   allowPrivate: boolean;
@@ -47,34 +51,15 @@ export interface Validators {
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/avif']);
 const MAX_REDIRECTS = 3;
-/** The largest logo drawn: 4096 × 4096 pixels (16.8 megapixels, a 64 MiB bitmap); a logo prints at most 220 × 90 px. */
-export const MAX_LOGO_PIXELS = 4096 * 4096;
 
-/** Why a bitmap may not be drawn, or undefined when it may: its header must be readable and its size bounded. */
-function bitmapProblem(bytes: Uint8Array): string | undefined {
-  let width: number | undefined;
-  let height: number | undefined;
-  try {
-    ({ width, height } = imageSize(bytes));
-  } catch {
-    return 'image_refused: no readable header';
+/** The image the page may draw, made from `bytes`: a bounded bitmap, or a sanitized SVG; else the reason. */
+async function image(type: string, bytes: Buffer): Promise<LogoResult> {
+  if (type === 'image/svg+xml') {
+    const svg = sanitizeSvg(bytes.toString('utf8'));
+    return svg.ok ? { ok: true, dataUri: `data:image/svg+xml;base64,${Buffer.from(svg.svg).toString('base64')}` } : svg;
   }
-  if (!width || !height) return 'image_refused: no size';
-  if (width * height > MAX_LOGO_PIXELS) return 'image_refused: too many pixels';
-  return undefined;
-}
-
-/** An SVG is drawn as vectors at the size the page gives it, but an <image> inside it is a bitmap Chromium decodes
- * whole (a data: PNG bomb in an SVG wrapper): such SVGs are left out. */
-function svgProblem(bytes: Buffer): string | undefined {
-  return /<image[\s>/]|<feImage[\s>/]|<foreignObject[\s>/]/i.test(bytes.toString('utf8'))
-    ? 'svg_refused: embeds images or html'
-    : undefined;
-}
-
-function image(type: string, bytes: Buffer): LogoResult {
-  const problem = type === 'image/svg+xml' ? svgProblem(bytes) : bitmapProblem(bytes);
-  return problem ? { ok: false, reason: problem } : { ok: true, dataUri: `data:${type};base64,${bytes.toString('base64')}` };
+  const bitmap = await boundBitmap(bytes);
+  return bitmap.ok ? { ok: true, dataUri: `data:${bitmap.type};base64,${bitmap.bytes.toString('base64')}` } : bitmap;
 }
 
 /** IPv6 ranges that carry or translate to an IPv4 address (or are deprecated for it): never a public logo host. */
@@ -234,7 +219,7 @@ const DATA_URI = /^data:(image\/[a-z0-9.+-]+)(;[a-z0-9=.+-]+)*;base64,([a-z0-9+/
 const REASON = /^[a-z_]+(:? [A-Za-z0-9_ ]+)?$/;
 
 /**
- * The logo for `logo`: a data: URI is checked and used as is; an http(s) URL is fetched (conditionally when
+ * The logo for `logo`: a data: URI is checked and made safe; an http(s) URL is fetched (conditionally when
  * `validators` are given), with the response's cache headers. A failure's reason is a code (REASON).
  */
 export async function fetchLogo(logo: string, opts: LogoOptions, validators?: Validators): Promise<LogoFetch> {
@@ -249,7 +234,7 @@ async function fetchLogoOnce(logo: string, opts: LogoOptions, validators?: Valid
       if (!m || !IMAGE_TYPES.has(m[1]!.toLowerCase())) return { ok: false, reason: 'data_uri_invalid' };
       const bytes = Buffer.from(m[3]!, 'base64');
       if (bytes.length > opts.maxBytes) return { ok: false, reason: 'too_large' };
-      return image(m[1]!.toLowerCase(), bytes);
+      return await image(m[1]!.toLowerCase(), bytes);
     }
     const signal = AbortSignal.timeout(opts.timeoutMs);
     let url = new URL(logo);
@@ -261,7 +246,7 @@ async function fetchLogoOnce(logo: string, opts: LogoOptions, validators?: Valid
         continue;
       }
       if (res.notModified) return { ok: true, notModified: true, headers: res.headers ?? {} };
-      return { ...image(res.type!, res.body!), headers: res.headers };
+      return { ...(await image(res.type!, res.body!)), headers: res.headers };
     }
     return { ok: false, reason: 'too_many_redirects' };
   } catch (err) {

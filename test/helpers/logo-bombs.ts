@@ -127,7 +127,7 @@ function subBlocks(data: Buffer): Buffer {
 
 /**
  * (d) A GIF whose header (logical screen) says `screen` × `screen` while its frame descriptor says width × height:
- * 153 KB for a 20000 × 20000 frame of real LZW data. `frames` > 1 repeats a small first frame and puts the bomb second.
+ * 150 KB for a 20000 × 20000 frame of real LZW data. `bombFrame` small frames of the screen's size come first.
  */
 export function lyingGif(width = 20000, height = 20000, opts: { screen?: number; bombFrame?: number } = {}): Buffer {
   const screen = opts.screen ?? 1;

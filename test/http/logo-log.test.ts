@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
-import { dataUri } from '../helpers/logo-bombs';
+import { dataUri, svgUseFanout } from '../helpers/logo-bombs';
 import { post, startTestService, type TestService } from '../helpers/service';
 
 describe('logo failures are logged as codes, without client text (issue 24, finding 11)', function () {
@@ -42,7 +42,7 @@ describe('logo failures are logged as codes, without client text (issue 24, find
   });
 
   it('logs dns_not_found, address_not_public, http_status, … and nothing the client wrote', async function () {
-    const secretSvg = `<svg xmlns="http://www.w3.org/2000/svg"><image href="secret-image.png"/></svg>`;
+    const secretSvg = `<svg xmlns="http://www.w3.org/2000/svg"><script>secret-svg-text()</script></svg>`;
     const cases: [string, string][] = [
       ['https://logo-of-secret-client.invalid/brand.png', 'dns_not_found'],
       ['http://10.11.12.13/secret-internal.png', 'address_not_public'],
@@ -51,8 +51,9 @@ describe('logo failures are logged as codes, without client text (issue 24, find
       [`http://${imageHost}/secret-page.html`, 'content_type_not_image'],
       [`http://${imageHost}/secret-redirect`, 'dns_not_found'],
       ['gopher://secret-gopher-host/x', 'scheme_not_fetched'],
-      [dataUri('image/svg+xml', secretSvg), 'svg_refused: embeds images or html'],
-      [dataUri('image/png', 'secret bytes, not a PNG'), 'image_refused: no readable header'],
+      [dataUri('image/svg+xml', secretSvg), 'svg_refused: element script'],
+      [dataUri('image/svg+xml', svgUseFanout(3, 10).replace(/l(\d)"/g, 'secret-id-$1"')), 'svg_refused: use inside a use target'],
+      [dataUri('image/png', 'secret bytes, not a PNG'), 'image_refused: not a supported bitmap'],
     ];
     for (const [i, [logo]] of cases.entries()) {
       const res = await post(
