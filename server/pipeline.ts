@@ -5,7 +5,7 @@ import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
 import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
-import { bodyKind, maxFormFields, parseBody } from './documents/parse-body';
+import { bodyKind, maxBodyValues, parseBody } from './documents/parse-body';
 import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
@@ -64,7 +64,7 @@ export class DocumentPipeline {
   /** Parses a raw body by its Content-Type (415 / 400 on failure). */
   parse(contentType: string | undefined, raw: Buffer): unknown {
     const { maxItems, maxCustomFields } = this.config.limits;
-    return parseBody(bodyKind(contentType), raw, { maxItems, maxFormFields: maxFormFields(maxItems, maxCustomFields) });
+    return parseBody(bodyKind(contentType), raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
   }
 
   /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */

@@ -13,15 +13,16 @@ export const MAX_JSON_DEPTH = 64;
 export interface BodyLimits {
   /** The longest list of line items (qs keeps lists this long as lists). */
   maxItems: number;
-  /** The most fields a form body may send: qs spends about 8 µs a field, so 30,000 `items[]=x` took 0.3 s of the
-   * event loop before a single one was validated. A document within its limits never needs more. */
-  maxFormFields: number;
+  /** The most values a body may hold: the fields of a form (qs spends about 8 µs a field, so 30,000 `items[]=x`
+   * took 0.3 s of the event loop before a single one was validated), or the values of a JSON body (objects, lists
+   * and scalars). A document within its limits never needs more. */
+  maxValues: number;
 }
 
-/** The most form fields a document within `maxItems` and `maxCustomFields` can need: each line item has 9
- * fields, a custom field 2, and the rest of a document (parties, labels, e_invoice) fewer than 300. */
-export function maxFormFields(maxItems: number, maxCustomFields: number): number {
-  return maxItems * 12 + maxCustomFields * 2 + 300;
+/** The most values a document within `maxItems` and `maxCustomFields` can need: a line item is an object of at
+ * most 9 fields, a custom field 3 values, and the rest of a document (parties, labels, e_invoice) fewer than 300. */
+export function maxBodyValues(maxItems: number, maxCustomFields: number): number {
+  return maxItems * 12 + maxCustomFields * 3 + 300;
 }
 
 /** The top-level field of a form key: `items` of `items[3][name]`. */
@@ -70,17 +71,49 @@ export function bodyKind(contentType: string | undefined): BodyKind {
   return kind;
 }
 
-/** Whether a parsed JSON value nests deeper than `max` (recursion stops at `max`, so the stack stays shallow; no
- * allocation per node: a 1 MB body of 80,000 objects is walked in a few ms). */
-function nestsDeeper(value: unknown, max: number, depth = 1): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (depth > max) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (nestsDeeper(value[i], max, depth + 1)) return true;
-    return false;
+/** Counts the values of a parsed JSON body (objects, lists and scalars) and its depth, stopping as soon as either
+ * is over its bound: the recursion never goes deeper than MAX_JSON_DEPTH + 1, and nothing is allocated per value. */
+class JsonWalk {
+  values = 0;
+  tooDeep = false;
+  constructor(private readonly maxValues: number) {}
+
+  /** False once a bound is passed. */
+  walk(value: unknown, depth: number): boolean {
+    if (++this.values > this.maxValues) return false;
+    if (value === null || typeof value !== 'object') return true;
+    if (depth > MAX_JSON_DEPTH) {
+      this.tooDeep = true;
+      return false;
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (!this.walk(value[i], depth + 1)) return false;
+      return true;
+    }
+    for (const key in value) if (!this.walk((value as Record<string, unknown>)[key], depth + 1)) return false;
+    return true;
   }
-  for (const key in value) if (nestsDeeper((value as Record<string, unknown>)[key], max, depth + 1)) return true;
-  return false;
+}
+
+/** Refuses a JSON body nested too deep (malformed_json) or holding more values than a document can need (a 400
+ * naming the top-level field that holds the most: a string field sent a list of 16,000 objects cost 50-100 ms of
+ * normalizing and validating before it was refused). */
+function checkJsonShape(parsed: unknown, maxValues: number): void {
+  const walk = new JsonWalk(maxValues);
+  if (walk.walk(parsed, 1)) return;
+  if (walk.tooDeep) throw errors.malformedJson(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+  let field = '(body)';
+  let most = 0;
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    for (const [key, value] of Object.entries(parsed)) {
+      const w = new JsonWalk(Infinity);
+      w.walk(value, 2);
+      if (w.values > most) [field, most] = [key.slice(0, 60), w.values];
+    }
+  }
+  throw errors.validation([
+    { field, message: `${field} holds ${most || 'too many'} values; a document may hold at most ${maxValues} in all` },
+  ]);
 }
 
 export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits): unknown {
@@ -94,10 +127,10 @@ export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits): unkn
     } catch (err) {
       throw errors.malformedJson((err as Error).message);
     }
-    if (nestsDeeper(parsed, MAX_JSON_DEPTH)) throw errors.malformedJson(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+    checkJsonShape(parsed, limits.maxValues);
     return parsed;
   }
-  checkFormSize(text, limits.maxFormFields);
+  checkFormSize(text, limits.maxValues);
   return qs.parse(text, {
     // Lists as long as the item limit stay lists (qs's default turns index 21+ into object keys).
     arrayLimit: limits.maxItems,

@@ -3,7 +3,7 @@
 // an e-invoice cannot express fails with a 400 before anything is printed; the exact XML sent is XSD-validated
 // (schemas compiled once, in a worker). Printing is the caller's (pipeline.ts): this module knows no renderer.
 import type { DocumentRequest } from '../documents/model';
-import { toPdfA3 } from '../pdf/pdfa3';
+import { toPdfA3OffThread } from '../pdf/pdfa3-thread';
 import { EInvoiceSchemaError } from './schema-error';
 import type { XsdValidator } from './xsd-validator';
 import { buildCii } from './cii';
@@ -69,7 +69,8 @@ export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Arr
   // The EN 16931 profile's own XSD (Factur-X's restriction of D16B); XRechnung's CII is checked against D16B itself.
   await checked(ctx.xsd, xml, xrechnung ? 'CrossIndustryInvoice' : 'FacturX-EN16931');
   const { pdf, info } = await ctx.print();
-  const packaged = await toPdfA3({
+  // pdf-lib rewrites the whole file: in a worker thread, never on the event loop.
+  const packaged = await toPdfA3OffThread({
     pdf,
     attachment: {
       name: xrechnung ? 'xrechnung.xml' : 'factur-x.xml',

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { DomainError } from '../../../server/errors';
 import { bodyKind, MAX_JSON_DEPTH, parseBody } from '../../../server/documents/parse-body';
 
-const LIMITS = { maxItems: 100, maxFormFields: 1000 };
+const LIMITS = { maxItems: 100, maxValues: 1000 };
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -68,5 +68,19 @@ describe('parse-body', function () {
     // At the bound it is read.
     const atBound = `from=A&${Array.from({ length: 999 }, (_, i) => `items[${i % 100}][name]=x`).join('&')}`;
     expect(() => parseBody('form', Buffer.from(atBound), LIMITS)).not.to.throw();
+  });
+
+  it('refuses a JSON body of more values than a document can need, naming the field that holds the most', function () {
+    const body = JSON.stringify({ from: 'A', items: [{ name: 'x' }], notes: Array(400).fill({ a: 1, b: [2] }) });
+    let problem: { field: string; message: string } | undefined;
+    try {
+      parseBody('json', Buffer.from(body), LIMITS);
+    } catch (err) {
+      problem = (err as DomainError).facts.details?.[0];
+    }
+    expect(problem?.field).to.equal('notes');
+    expect(problem?.message).to.equal('notes holds 1601 values; a document may hold at most 1000 in all');
+    const atBound = JSON.stringify({ items: Array(499).fill('x') });
+    expect(() => parseBody('json', Buffer.from(atBound), LIMITS)).not.to.throw();
   });
 });
