@@ -104,7 +104,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     account,
     isReady: () => pdf.isReady(),
     xsdReady: () => xsd!.validator.check(),
-    poolStats: () => pdf.stats(),
+    poolStats: () => pdf.liveStats?.() ?? pdf.stats(),
   });
   // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
   // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.

@@ -32,20 +32,29 @@ export class BrowserPool implements PdfRenderer {
   private readonly browser: BrowserSupervisor;
   private readonly pages: PageSet;
   private closed = false;
+  private sweep: { stop(): void } | undefined;
   private renders = 0;
   private framesWritten = 0;
 
   constructor(private readonly opts: BrowserPoolOptions) {
     // Every waiter leaves at its deadline, so no backlog outlasts one: a client is never told to wait longer.
     this.queue = new RenderQueue(opts.concurrency, opts.queueLimit, { maxRetryAfterSeconds: Math.ceil(opts.timeoutMs / 1000) });
-    this.browser = new BrowserSupervisor(opts, () => this.pages.forget());
-    this.pages = new PageSet(opts.concurrency, opts.maxRendersPerPage, () => (this.closed ? undefined : this.browser.current()));
+    // The pages, plus a replacement opened beside each (page-set.ts), each in a renderer of its own.
+    const rendererProcessLimit = opts.rendererProcessLimit ?? 2 * opts.concurrency + 2;
+    this.browser = new BrowserSupervisor({ ...opts, rendererProcessLimit }, () => this.pages.forget());
+    this.pages = new PageSet(
+      opts.concurrency,
+      opts.maxRendersPerPage,
+      () => (this.closed ? undefined : this.browser.current()),
+      opts.onEvent,
+    );
   }
 
   /** Launches the browser and opens the pages, so that the first request does not pay for it. */
   async start(): Promise<void> {
     await this.pages.fill(await this.browser.get());
     this.browser.watch(() => this.start());
+    this.sweep ??= this.pages.watch();
   }
 
   isReady(): boolean {
@@ -61,6 +70,13 @@ export class BrowserPool implements PdfRenderer {
   async openPages(): Promise<number> {
     const browser = this.browser.current();
     return browser ? (await browser.pages()).length : 0;
+  }
+
+  /** The figures with every idle page asked now whether its renderer answers (for /readyz: a dead or hung page is
+   * never counted, and is replaced). */
+  async liveStats(): Promise<PoolStats> {
+    if (!this.closed) await this.pages.check();
+    return this.stats();
   }
 
   stats(): PoolStats {
@@ -95,6 +111,7 @@ export class BrowserPool implements PdfRenderer {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.sweep?.stop();
     this.queue.close();
     this.pages.forget();
     await this.browser.close();

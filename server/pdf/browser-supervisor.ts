@@ -1,10 +1,11 @@
 // The one Chromium: launched when first needed (one launch shared by every caller), its process group killed when it
 // dies or hangs (the watchdog asks it for its version), relaunched at once after a hang, recycled after
-// maxRendersPerBrowser renders, and its renderers held under a memory limit (process-memory.ts). Knows nothing of
-// pages or documents: it tells its owner when the browser (and with it every page) is gone.
+// maxRendersPerBrowser renders, and its renderers held under a memory limit and killed when stopped
+// (process-memory.ts). Knows nothing of pages or documents: it tells its owner when the browser (and with it every
+// page) is gone.
 import type { Browser } from 'puppeteer';
 import { killGroup, launchChromium } from './launch';
-import { watchRendererMemory } from './process-memory';
+import { watchRenderers } from './process-memory';
 import { startWatchdog } from './watchdog';
 
 export interface SupervisorOptions {
@@ -15,6 +16,8 @@ export interface SupervisorOptions {
   maxRendersPerBrowser: number;
   /** How often the watchdog asks the browser for its version, and how long it waits (defaults 2 s and 3 s). */
   watchdog?: { intervalMs: number; timeoutMs: number };
+  /** Renderer processes Chromium may run (launch.ts): above the pages open at once, so that each has its own. */
+  rendererProcessLimit?: number;
   /** A renderer process above this resident size (MiB) is killed, which fails its render (0: no limit). */
   rendererMaxRssMiB?: number;
   onEvent?: (event: string, detail?: Record<string, unknown>) => void;
@@ -26,7 +29,7 @@ export class BrowserSupervisor {
   private rendersOnBrowser = 0;
   private closed = false;
   private watchdog: { stop(): void } | undefined;
-  private memoryWatch: { stop(): void } | undefined;
+  private rendererWatch: { stop(): void } | undefined;
   readonly counters = { browserRestarts: 0, renderersKilled: 0 };
 
   /** `onLost`: the browser is gone (crashed, killed, recycled); its pages with it. */
@@ -59,7 +62,7 @@ export class BrowserSupervisor {
     return this.launching;
   }
 
-  /** Starts the watchdog and the memory watch (once). `relaunch` is called after a hung browser was killed. */
+  /** Starts the watchdog and the renderers' watch (once). `relaunch` is called after a hung browser was killed. */
   watch(relaunch: () => Promise<void>): void {
     this.watchdog ??= startWatchdog({
       intervalMs: this.opts.watchdog?.intervalMs ?? 2000,
@@ -68,18 +71,16 @@ export class BrowserSupervisor {
       onHung: (browser) => this.replaceHung(browser as Browser, relaunch),
     });
     const maxRss = this.opts.rendererMaxRssMiB ?? 0;
-    this.memoryWatch ??=
-      maxRss > 0
-        ? watchRendererMemory({
-            intervalMs: Math.min(this.opts.watchdog?.intervalMs ?? 2000, 500),
-            maxRssMiB: maxRss,
-            rootPid: () => this.browser?.process()?.pid,
-            onKill: (rssMiB) => {
-              this.counters.renderersKilled++;
-              this.opts.onEvent?.('renderer_over_memory', { rssMiB: Math.round(rssMiB), limitMiB: maxRss });
-            },
-          })
-        : undefined;
+    this.rendererWatch ??= watchRenderers({
+      intervalMs: Math.min(this.opts.watchdog?.intervalMs ?? 2000, 500),
+      maxRssMiB: maxRss,
+      rootPid: () => this.browser?.process()?.pid,
+      onKill: (rssMiB) => {
+        this.counters.renderersKilled++;
+        this.opts.onEvent?.('renderer_over_memory', { rssMiB: Math.round(rssMiB), limitMiB: maxRss });
+      },
+      onStopped: (pid) => this.opts.onEvent?.('renderer_stopped', { pid }),
+    });
   }
 
   /** A render is about to be retried: a browser that is gone counts as restarted. */
@@ -103,7 +104,7 @@ export class BrowserSupervisor {
   async close(): Promise<void> {
     this.closed = true;
     this.watchdog?.stop();
-    this.memoryWatch?.stop();
+    this.rendererWatch?.stop();
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));
     this.browser = undefined;
     if (browser) {

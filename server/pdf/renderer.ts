@@ -21,6 +21,8 @@ export interface PdfRenderer {
   render(content: string | PrintDocument, options: PdfOptions): Promise<Uint8Array>;
   isReady(): boolean;
   stats(): PoolStats;
+  /** stats() with every idle page asked now whether its renderer answers, for /readyz (absent: stats() is as true). */
+  liveStats?(): Promise<PoolStats>;
   close(): Promise<void>;
 }
 
@@ -36,4 +38,6 @@ export interface PoolStats {
   framesWritten: number;
   /** Renderer processes killed for going over rendererMaxRssMiB. */
   renderersKilled: number;
+  /** Pages whose renderer crashed, stopped or stopped answering, replaced. */
+  pagesLost?: number;
 }
