@@ -6,9 +6,10 @@
 //   - a 4xx: JSON in the one error shape; a validation error names a field in each detail;
 //   - a 200: a PDF whose text shows the document's marker, or XML that shows the marker and the note as sent, and
 //     is well-formed and valid against its XSD (checked afterwards by xmllint, one run per schema);
-//   - and the service's event loop is never held longer than 100 ms while it handles a request (the service runs in
-//     this process: test/helpers/loop-monitor.ts measures its loop, less the machine's noise, reset before each
-//     request).
+//   - and the service's event loop is never held longer than 100 ms while it handles a request. The service runs as
+//     its own process (test/helpers/child-service.ts), so the loop measured is its own and not this test's: its
+//     /metrics (prom-client's nodejs_eventloop_lag_max_seconds, reset by each scrape) is read before and after each
+//     request, less the machine's own noise in that time (test/helpers/loop-monitor.ts, a canary thread).
 // Seeded and reproducible: FUZZ_SEED (default below) and FUZZ_RUNS (cases per route; the default keeps npm test near
 // two minutes). A failure prints the seed, the path of the shrunk case and the value.
 import { execFile } from 'node:child_process';
@@ -21,8 +22,9 @@ import fc from 'fast-check';
 import { loadConfig, projectRoot } from '../../server/config';
 import { fileResolver, inlineRefs } from '../../server/documents/schema-inline';
 import { hostileValue } from '../helpers/hostile-values';
-import { LoopMonitor } from '../helpers/loop-monitor';
-import { sharedService, tempDir, type TestService } from '../helpers/service';
+import { eventLoopLagMaxMs, startChildService, type ChildService } from '../helpers/child-service';
+import { MachineNoise } from '../helpers/loop-monitor';
+import { tempDir } from '../helpers/service';
 import { XSD_DIR } from '../helpers/ubl';
 
 const run = promisify(execFile);
@@ -219,15 +221,16 @@ function sentNote(c: Case): string | undefined {
 }
 
 let workDir = '';
-let service: TestService;
-let loop: LoopMonitor;
+let service: ChildService;
+let noise: MachineNoise;
 
 async function send(
   body: string | Buffer,
   contentType: string,
   route: string,
 ): Promise<{ status: number; bytes: Uint8Array; type: string; loopMs: number; ms: number }> {
-  loop.reset();
+  await eventLoopLagMaxMs(service.url); // resets the service's histogram
+  noise.reset();
   const started = performance.now();
   const res = await fetch(`${service.url}${route}`, {
     method: 'POST',
@@ -236,7 +239,8 @@ async function send(
   });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const ms = performance.now() - started;
-  const { heldMs: loopMs, noiseMs } = loop.read();
+  const noiseMs = noise.read();
+  const loopMs = Math.max(0, (await eventLoopLagMaxMs(service.url)) - noiseMs);
   stats.noiseMaxMs = Math.max(stats.noiseMaxMs, noiseMs);
   return { status: res.status, bytes, type: res.headers.get('content-type') ?? '', loopMs, ms };
 }
@@ -314,14 +318,15 @@ describe('fuzzing every field of every route (issue 24)', function () {
   this.timeout(900000);
 
   before(async function () {
-    service = await sharedService();
+    service = await startChildService();
     workDir = tempDir('fuzz-fields');
-    loop = new LoopMonitor();
+    noise = new MachineNoise();
     // One valid request per route first: a route's first answer compiles its code paths (not what is measured).
     for (const route of ROUTES) await send(JSON.stringify(baseDocument('invoice', 'FZWARM', route !== '/')), 'application/json', route);
   });
   after(async function () {
-    await loop.stop();
+    await noise.stop();
+    await service?.stop();
     console.log(
       `      fuzz-fields: seed ${SEED}, ${stats.cases} requests; statuses ${[...stats.statuses]
         .sort((a, b) => a[0] - b[0])

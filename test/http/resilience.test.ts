@@ -1,13 +1,11 @@
 // Faults: Chromium killed with SIGKILL in the middle of a burst, and SIGTERM to the real service process.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
-import { projectRoot } from '../../server/config';
 import type { BrowserPool } from '../../server/pdf/browser-pool';
+import { startChildService } from '../helpers/child-service';
 import { isPdf, pdfFlatText } from '../helpers/pdf';
 import { alive, descendants, waitGone } from '../helpers/processes';
-import { post, startTestService, tempDir } from '../helpers/service';
+import { post, startTestService } from '../helpers/service';
 
 const DOC = {
   from: 'Crash Co',
@@ -230,32 +228,10 @@ describe('graceful shutdown (the real process, SIGTERM)', function () {
   this.timeout(60000);
 
   it('finishes the request in flight, closes Chromium and exits 0', async function () {
-    const dir = tempDir('sigterm');
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(projectRoot(), 'server', 'main.ts')], {
-      cwd: projectRoot(),
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SQLITE_PATH: path.join(dir, 'db.sqlite'),
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const startedAt = Date.now();
-    while (!/"msg":"ready"/.test(out)) {
-      if (Date.now() - startedAt > 20000) throw new Error(`service did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const readyMs = Number(/"ms":(\d+),"msg":"ready"/.exec(out)?.[1]);
+    const service = await startChildService();
+    const { url, key, child, exited } = service;
+    const readyMs = Number(/"ms":(\d+),"msg":"ready"/.exec(service.output())?.[1]);
     console.log(`      start-up to ready: ${readyMs} ms`);
-    const url = /"url":"([^"]+)"/.exec(out)![1]!;
-    const key = /sk_[0-9A-Za-z]{32}/.exec(out)![0];
     const tree = descendants(child.pid!);
     expect(tree.length, 'Chromium runs under the service').to.be.greaterThan(0);
 
