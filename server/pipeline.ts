@@ -5,7 +5,8 @@ import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
 import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
-import { bodyKind, maxBodyValues, parseBody } from './documents/parse-body';
+import { maxBodyValues } from './documents/parse-body';
+import { readBody } from './documents/read-body';
 import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
@@ -61,10 +62,10 @@ export class DocumentPipeline {
     this.assets = assets;
   }
 
-  /** Parses a raw body by its Content-Type (415 / 400 on failure). */
-  parse(contentType: string | undefined, raw: Buffer): unknown {
+  /** Parses a raw body by its Content-Type (415 / 400 on failure); a big form is read in a worker thread. */
+  parse(contentType: string | undefined, raw: Buffer): Promise<unknown> {
     const { maxItems, maxCustomFields } = this.config.limits;
-    return parseBody(bodyKind(contentType), raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
+    return readBody(contentType, raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
   }
 
   /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */

@@ -73,7 +73,7 @@ export function readRequestFile(file: string): { body: Buffer; contentType: stri
 
 export async function renderFile(opts: Options, pipeline: DocumentPipeline): Promise<{ bytes: Buffer; filename: string; locale: string }> {
   const req = readRequestFile(opts.file);
-  const body = pipeline.parse(req.contentType, req.body) as Record<string, unknown>;
+  const body = (await pipeline.parse(req.contentType, req.body)) as Record<string, unknown>;
   if (opts.theme) body.theme = opts.theme;
   if (opts.pageSize) body.page_size = opts.pageSize;
   const locale = pipeline.locale(opts.lang ?? req.acceptLanguage);

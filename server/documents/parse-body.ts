@@ -116,7 +116,8 @@ function checkJsonShape(parsed: unknown, maxValues: number): void {
   ]);
 }
 
-export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits): unknown {
+/** The body as an object; `form` reads a checked form (qs by default; read-body.ts passes another to do it in a worker). */
+export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form: typeof parseForm = parseForm): unknown {
   // A UTF-8 byte order mark (some Windows clients send one) is not part of the document.
   const text = raw.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw errors.emptyBody();
@@ -131,13 +132,22 @@ export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits): unkn
     return parsed;
   }
   checkFormSize(text, limits.maxValues);
-  return qs.parse(text, {
-    // Lists as long as the item limit stay lists (qs's default turns index 21+ into object keys).
-    arrayLimit: limits.maxItems,
-    parameterLimit: Infinity,
-    depth: 5,
-    duplicates: 'last',
-    allowPrototypes: false,
-    charset: 'utf-8',
-  });
+  return form({ text, arrayLimit: limits.maxItems });
+}
+
+/** How qs reads a form (decisions §1): the last of a repeated scalar key wins, lists as long as the item limit stay
+ * lists (qs's default turns index 21+ into object keys), no prototypes. Also run by form-worker.ts. */
+export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: number }): unknown {
+  return qs.parse(text, { arrayLimit, parameterLimit: Infinity, depth: 5, duplicates: 'last', allowPrototypes: false, charset: 'utf-8' });
+}
+
+/** Forms of more fields than this are read by qs in a worker thread (form-thread.ts): qs costs 4-20 µs a field, so a
+ * form at the bound (12,450 fields) held the event loop 40-160 ms. */
+export const FORM_FIELDS_ON_THREAD = 1000;
+
+/** The number of fields of a form body (its `&`-separated pairs). */
+export function formFieldCount(raw: Buffer): number {
+  let count = 1;
+  for (let i = raw.indexOf(0x26); i >= 0; i = raw.indexOf(0x26, i + 1)) count++;
+  return count;
 }

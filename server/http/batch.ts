@@ -45,7 +45,12 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
     const answer = req.accepts([ZIP, PDF]);
     if (answer !== ZIP && answer !== PDF) throw errors.notAcceptable([ZIP, PDF]);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const items = prepareBatch(pipeline, pipeline.parse(req.get('content-type'), raw), res.locals.locale as Locale, deps.maxDocuments);
+    const items = prepareBatch(
+      pipeline,
+      await pipeline.parse(req.get('content-type'), raw),
+      res.locals.locale as Locale,
+      deps.maxDocuments,
+    );
     if (answer === PDF) onlyPdf(items);
     res.locals.documentType = 'batch';
 
