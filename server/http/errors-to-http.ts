@@ -7,7 +7,7 @@ import { DomainError, errors } from '../errors';
 import { statusOf, toResponse } from './error-catalogue';
 import { errorForLog } from './log-redaction';
 
-interface BodyParserError {
+export interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
@@ -16,8 +16,8 @@ interface BodyParserError {
   message?: string;
 }
 
-/** body-parser and Node's HTTP errors, as catalogue errors. */
-function fromBodyParser(err: BodyParserError, maxBodyBytes: number): DomainError | undefined {
+/** body-parser and Node's HTTP errors, as catalogue errors (also for the account pages, account/error-page.ts). */
+export function fromBodyParser(err: BodyParserError, maxBodyBytes: number): DomainError | undefined {
   switch (err.type) {
     case 'entity.too.large':
       return errors.bodyTooLarge(err.limit ?? maxBodyBytes);

@@ -2,7 +2,8 @@
 // them. Each is made here from its bytes, so a test can send it as a `data:` URI or serve it from a URL.
 import zlib from 'node:zlib';
 
-function crc32(buf: Buffer): number {
+/** CRC-32 (as PNG chunks carry it). */
+export function crc32(buf: Buffer): number {
   let c = ~0;
   for (const b of buf) {
     c ^= b;
@@ -11,7 +12,8 @@ function crc32(buf: Buffer): number {
   return ~c >>> 0;
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
+/** A PNG chunk with its length and CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
   const out = Buffer.alloc(body.length + 8);
   out.writeUInt32BE(data.length, 0);

@@ -20,6 +20,7 @@ import { DOMParser } from '@oozcitak/dom';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { loadConfig, projectRoot } from '../../server/config';
+import { DOCUMENT_TYPES, E_INVOICE_TYPES } from '../../server/documents/model';
 import { fileResolver, inlineRefs } from '../../server/documents/schema-inline';
 import { hostileValue } from '../helpers/hostile-values';
 import { eventLoopLagMaxMs, startChildService, type ChildService } from '../helpers/child-service';
@@ -86,21 +87,8 @@ function setPath(doc: Json, fieldPath: string, value: unknown): void {
 
 const SELLER = { name: 'Seller GmbH', country: 'DE', vat_id: 'DE123456789', street: 'Hauptstr. 1', city: 'Berlin', postal_code: '10115' };
 const BUYER = { name: 'Buyer SARL', country: 'FR', street: '1 rue X', city: 'Paris', postal_code: '75001' };
-const TYPES = [
-  'invoice',
-  'receipt',
-  'credit_note',
-  'quote',
-  'estimate',
-  'proforma_invoice',
-  'purchase_order',
-  'sales_order',
-  'statement',
-  'timesheet',
-  'work_order',
-  'packing_slip',
-] as const;
-const E_TYPES = ['invoice', 'receipt', 'credit_note'] as const;
+const TYPES = DOCUMENT_TYPES;
+const E_TYPES = E_INVOICE_TYPES;
 
 function baseDocument(type: string, marker: string, eInvoice: boolean): Json {
   return {

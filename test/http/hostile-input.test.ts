@@ -5,45 +5,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import zlib from 'node:zlib';
 import { expect } from 'chai';
 import pino from 'pino';
+import { pngBomb } from '../helpers/logo-bombs';
 import { pdfImageCount } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
 import { descendants } from '../helpers/processes';
 import { post, sharedService, startTestService, type TestService } from '../helpers/service';
-
-/** A valid PNG of width × height one-bit pixels, all zero: tiny on the wire, huge once decoded. */
-function pngBomb(width: number, height: number): Buffer {
-  const crc = (buf: Buffer) => {
-    let c = ~0;
-    for (const b of buf) {
-      c ^= b;
-      for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-    }
-    return ~c >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), body.length + 4);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 0; // greyscale
-  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 + zero pixels per row
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** The largest peak resident size (VmHWM) among the service's Chromium processes, in MiB. */
 function chromiumPeakMiB(): number {

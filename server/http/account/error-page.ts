@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { DomainError, errors, isRequestProblem, type ErrorCode } from '../../errors';
 import type { PageRenderer } from '../../render/pages';
 import { toResponse } from '../error-catalogue';
+import { fromBodyParser, type BodyParserError } from '../errors-to-http';
 
 /** A form to show again: its template and its data (with the CSRF token and any value to keep). */
 export interface FormAgain {
@@ -32,15 +33,6 @@ export function sendPageError(res: Response, pages: PageRenderer, err: DomainErr
   res.status(status).set(headers).type('html').set('Cache-Control', 'no-store').send(html);
 }
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  limit?: number;
-  charset?: string;
-  encoding?: string;
-  message?: string;
-}
-
 /**
  * A refusal raised before a route ran, as a catalogue error with the same code and message as the API's JSON answer
  * (errors-to-http.ts names body-parser's errors the same way): the form's body too large, in a charset or encoding
@@ -52,22 +44,7 @@ export function pageErrorOf(err: unknown): DomainError | undefined {
   if (err instanceof DomainError) return isRequestProblem(err.code) ? err : undefined;
   const e = (err ?? {}) as BodyParserError;
   if (err instanceof URIError && e.status === 400) return errors.keyNotFound();
-  switch (e.type) {
-    case 'entity.too.large':
-      return errors.bodyTooLarge(e.limit ?? 0);
-    case 'encoding.unsupported':
-      return errors.unsupportedEncoding(e.encoding ?? '');
-    case 'charset.unsupported':
-      return errors.unsupportedCharset(e.charset ?? '');
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return errors.bodyIncomplete();
-    default:
-      return typeof e.status === 'number' && e.status >= 400 && e.status < 500
-        ? errors.bodyUnreadable(e.message ?? 'unreadable')
-        : undefined;
-  }
+  return fromBodyParser(e, e.limit ?? 0);
 }
 
 /** The account router's error handler: the request's own errors as the error page, everything else passed on. */

@@ -16,7 +16,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import sharp from 'sharp';
 import { fetchLogo } from '../../../server/logo/fetch-logo';
 import { ALLOWED_ELEMENTS, MAX_SVG_ELEMENTS, SVG_NS, sanitizeSvg } from '../../../server/logo/svg-sanitize';
-import { dataUri, lyingGif, svgUseFanout } from '../../helpers/logo-bombs';
+import { crc32, dataUri, lyingGif, svgUseFanout } from '../../helpers/logo-bombs';
 
 const SEED = 20261124;
 const params = (numRuns: number) => ({ numRuns, seed: SEED, endOnFailure: true });
@@ -58,15 +58,6 @@ let sampler: NodeJS.Timeout | undefined;
 
 type Format = 'png' | 'jpeg' | 'gif' | 'webp' | 'avif';
 const TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] as const;
-
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
 
 /** The image with its header's size replaced by width × height (where the format has one this test knows). */
 function lie(format: Format, image: Buffer, width: number, height: number): Buffer {
