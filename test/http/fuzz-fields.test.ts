@@ -32,6 +32,8 @@ const run = promisify(execFile);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 0);
 // The bound on the event loop; FUZZ_LOOP_LIMIT_MS raises it only to look past it while diagnosing on a loaded machine.
+/** The service's default body limit (the child runs with its defaults). */
+const MAX_BODY_BYTES = loadConfig({}).limits.maxBodyBytes;
 const LOOP_LIMIT_MS = Number(process.env.FUZZ_LOOP_LIMIT_MS ?? 100);
 
 type Json = Record<string, unknown>;
@@ -220,17 +222,25 @@ async function send(
   await eventLoopLagMaxMs(service.url); // resets the service's histogram
   noise.reset();
   const started = performance.now();
-  const res = await fetch(`${service.url}${route}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${service.key}`, 'content-type': contentType },
-    body: typeof body === 'string' ? body : new Uint8Array(body),
-  });
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  let answer: { status: number; bytes: Uint8Array; type: string };
+  try {
+    const res = await fetch(`${service.url}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': contentType },
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+    });
+    answer = { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get('content-type') ?? '' };
+  } catch (err) {
+    // A body over 4 × MAX_BODY_BYTES is answered 413 at once and the connection closed under the sender (README,
+    // Bodies): the client may see the broken pipe before the answer. Only such a body may end so.
+    if (Buffer.byteLength(body) <= 4 * MAX_BODY_BYTES) throw err;
+    answer = { status: 413, bytes: new Uint8Array(), type: 'closed' };
+  }
   const ms = performance.now() - started;
   const noiseMs = noise.read();
   const loopMs = Math.max(0, (await eventLoopLagMaxMs(service.url)) - noiseMs);
   stats.noiseMaxMs = Math.max(stats.noiseMaxMs, noiseMs);
-  return { status: res.status, bytes, type: res.headers.get('content-type') ?? '', loopMs, ms };
+  return { ...answer, loopMs, ms };
 }
 
 function record(status: number, loopMs: number, ms: number, what: string): void {
@@ -244,6 +254,7 @@ function record(status: number, loopMs: number, ms: number, what: string): void 
 
 /** Checks one 4xx: the one error shape; a validation error names a field in each detail. */
 function checkRefusal(bytes: Uint8Array, type: string, what: string): void {
+  if (type === 'closed') return;
   expect(type, what).to.contain('application/json');
   const body = JSON.parse(Buffer.from(bytes).toString('utf8')) as {
     error?: unknown;
@@ -413,7 +424,8 @@ describe('fuzzing every field of every route (issue 24)', function () {
       }
     }
     console.log(`      fuzz-fields: ${stats.xml.length} XML documents XSD-valid`);
-    expect(stats.xml.length).to.be.greaterThan(50);
+    // The default run answers about 120 e-invoices with 200; a short FUZZ_RUNS fewer.
+    expect(stats.xml.length).to.be.greaterThan(RUNS > 0 && RUNS < 200 ? 0 : 50);
     const res = await send(JSON.stringify(baseDocument('invoice', 'FZEND', false)), 'application/json', '/');
     expect(res.status).to.equal(200);
   });
