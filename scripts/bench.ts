@@ -69,7 +69,7 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
   const htmlOf = async (body: unknown) => pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
-  const invoiceHtml = await htmlOf(pipeline.parse(FORM, Buffer.from(noLogo)));
+  const invoiceHtml = await htmlOf(await pipeline.parse(FORM, Buffer.from(noLogo)));
   const statementHtml = await htmlOf(structuredClone(STATEMENT));
 
   // The previous print path: the service's renderer (same Chromium, flags and pages), each document written whole.

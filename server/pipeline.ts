@@ -5,7 +5,7 @@ import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
 import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
-import { maxBodyValues } from './documents/parse-body';
+import { maxBodyValues, type ParsedBody } from './documents/parse-body';
 import { readBody } from './documents/read-body';
 import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
@@ -63,7 +63,7 @@ export class DocumentPipeline {
   }
 
   /** Parses a raw body by its Content-Type (415 / 400 on failure); a big form is read in a worker thread. */
-  parse(contentType: string | undefined, raw: Buffer): Promise<unknown> {
+  parse(contentType: string | undefined, raw: Buffer): Promise<ParsedBody> {
     const { maxItems, maxCustomFields } = this.config.limits;
     return readBody(contentType, raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
   }

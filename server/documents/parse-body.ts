@@ -5,6 +5,9 @@ import { errors } from '../errors';
 
 export type BodyKind = 'json' | 'form';
 
+/** A parsed body: a JSON value (a form is an object). */
+export type ParsedBody = Record<string, unknown> | unknown[] | string | number | boolean | null;
+
 /** The deepest nesting a JSON body may have (the README's contract): documents need 4 levels; deeper ones are
  * refused before any walk. */
 export const MAX_JSON_DEPTH = 64;
@@ -117,14 +120,14 @@ function checkJsonShape(parsed: unknown, maxValues: number): void {
 }
 
 /** The body as an object; `form` reads a checked form (qs by default; read-body.ts passes another to do it in a worker). */
-export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form: typeof parseForm = parseForm): unknown {
+export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form: typeof parseForm = parseForm): ParsedBody {
   // A UTF-8 byte order mark (some Windows clients send one) is not part of the document.
   const text = raw.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw errors.emptyBody();
   if (kind === 'json') {
-    let parsed: unknown;
+    let parsed: ParsedBody;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(text) as ParsedBody;
     } catch (err) {
       throw errors.malformedJson((err as Error).message);
     }
@@ -137,7 +140,7 @@ export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form:
 
 /** How qs reads a form (decisions §1): the last of a repeated scalar key wins, lists as long as the item limit stay
  * lists (qs's default turns index 21+ into object keys), no prototypes. Also run by form-worker.ts. */
-export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: number }): unknown {
+export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: number }): ParsedBody {
   return qs.parse(text, { arrayLimit, parameterLimit: Infinity, depth: 5, duplicates: 'last', allowPrototypes: false, charset: 'utf-8' });
 }
 

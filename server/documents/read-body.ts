@@ -4,15 +4,15 @@
 // Must not validate fields.
 import path from 'node:path';
 import { WorkerJobs } from '../worker-jobs';
-import { bodyKind, FORM_FIELDS_ON_THREAD, formFieldCount, parseBody, type BodyLimits } from './parse-body';
+import { bodyKind, FORM_FIELDS_ON_THREAD, formFieldCount, parseBody, type BodyLimits, type ParsedBody } from './parse-body';
 
-const formJobs = new WorkerJobs<{ text: string; arrayLimit: number }, unknown>(path.join(__dirname, 'form-worker'));
+const formJobs = new WorkerJobs<{ text: string; arrayLimit: number }, ParsedBody>(path.join(__dirname, 'form-worker'));
 
 /** The body as an object (415, 400 and 413-like refusals as parse-body.ts raises them). */
-export async function readBody(contentType: string | undefined, raw: Buffer, limits: BodyLimits): Promise<unknown> {
+export async function readBody(contentType: string | undefined, raw: Buffer, limits: BodyLimits): Promise<ParsedBody> {
   const kind = bodyKind(contentType);
   if (kind !== 'form' || formFieldCount(raw) <= FORM_FIELDS_ON_THREAD) return parseBody(kind, raw, limits);
   // The checks first, on a form with a cheap stand-in parse: every refusal is parseBody's own.
-  parseBody(kind, raw, limits, () => undefined);
+  parseBody(kind, raw, limits, () => ({}));
   return formJobs.run({ text: raw.toString('utf8').replace(/^\uFEFF/, ''), arrayLimit: limits.maxItems });
 }

@@ -174,6 +174,8 @@ function refuseLongLists(registry: SchemaRegistry, body: Record<string, unknown>
 }
 
 export function validateDocument(registry: SchemaRegistry, body: unknown): DocumentRequest {
+  // A body still being read (pipeline.parse is async) is a caller's defect, not the client's empty document.
+  if (body instanceof Promise) throw new Error('validateDocument was given a Promise: await pipeline.parse()');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
   // A list over its bound is refused before anything copies or validates its entries (list-bounds.ts): here as sent,
   // and below once more after normalization has made lists of the form's index-keyed objects.
