@@ -422,6 +422,27 @@ function serialize(node: Node, refs: string[], top: boolean): string {
   return inner === '' ? `<${node.name}${ns}${attrs}/>` : `<${node.name}${ns}${attrs}>${inner}</${node.name}>`;
 }
 
+/** An absolute length (`120`, `120px`, `3.5cm`): a percentage or `auto` is not one. */
+const ABSOLUTE = /^\s*[\d.]+(px|pt|pc|mm|cm|in|em|ex)?\s*$/;
+
+/**
+ * Gives the root the size of its viewBox when it has no absolute width and height: an `<img>` of an SVG with only
+ * a viewBox (as most exported logos are) has no intrinsic size, and the page's logo box then drew it 0 pixels wide.
+ */
+function sizeFromViewBox(root: Node): void {
+  const attr = (name: string) => root.attrs.find(([n]) => n === name)?.[1];
+  const width = attr('width');
+  const height = attr('height');
+  if (width !== undefined && height !== undefined && ABSOLUTE.test(width) && ABSOLUTE.test(height)) return;
+  const box = (attr('viewBox') ?? '')
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  if (box.length !== 4 || !box.every(Number.isFinite) || box[2]! <= 0 || box[3]! <= 0) return;
+  root.attrs = root.attrs.filter(([n]) => n !== 'width' && n !== 'height');
+  root.attrs.push(['width', String(box[2])], ['height', String(box[3])]);
+}
+
 /**
  * The SVG `source` reduced to the safe subset and written again, or the reason it is refused (this module's words:
  * `svg_refused: element image`, `svg_refused: use budget`, …). Never throws.
@@ -429,6 +450,7 @@ function serialize(node: Node, refs: string[], top: boolean): string {
 export function sanitizeSvg(source: string): SvgResult {
   try {
     const root = parse(source.replace(/^\uFEFF/, ''));
+    sizeFromViewBox(root);
     // <style> sheets are checked (and their url(#id) gathered) as they are written, before references are counted.
     const sheetRefs: string[] = [];
     const svg = serialize(root, sheetRefs, true);

@@ -173,4 +173,13 @@ describe('ordinary logos still print (issue 24, finding 5, real Chromium)', func
     for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! < 90 && png.data[i + 1]! > 140 && png.data[i + 2]! > 140) cyan++;
     expect(cyan, 'the <use> of the circle printed').to.be.greaterThan(10);
   });
+
+  it('an SVG logo with only a viewBox (no width or height, as most exported logos) prints at its box', async function () {
+    // Before: an <img> of it had no intrinsic size and the logo box drew it 0 pixels wide (0 logo pixels).
+    const viewBoxOnly = NORMAL_SVG.replace(' width="200" height="80"', '');
+    expect(viewBoxOnly).not.to.equal(NORMAL_SVG);
+    expect(logoPixels(await print(dataUri('image/svg+xml', viewBoxOnly)))).to.be.greaterThan(100);
+    const percent = NORMAL_SVG.replace(' width="200" height="80"', ' width="100%" height="100%"');
+    expect(logoPixels(await print(dataUri('image/svg+xml', percent)))).to.be.greaterThan(100);
+  });
 });

@@ -134,6 +134,18 @@ describe('SVG logo sanitizer (unit)', function () {
     expect(sanitizeSvg(out)).to.deep.equal({ ok: true, svg: out }, 'written again as it was');
   });
 
+  it('sizes a root that has only a viewBox (or a relative size) by its viewBox, and keeps an absolute size', function () {
+    const out = (svg: string) => {
+      const r = sanitizeSvg(svg);
+      return r.ok ? r.svg : r.reason;
+    };
+    const NS = 'xmlns="http://www.w3.org/2000/svg"';
+    expect(out(`<svg ${NS} viewBox="0 0 300 120"><rect width="1" height="1"/></svg>`)).to.match(/^<svg [^>]*width="300" height="120"/);
+    expect(out(`<svg ${NS} width="100%" viewBox="0,0,30.5,12"/>`)).to.match(/^<svg [^>]*width="30.5" height="12"/);
+    expect(out(`<svg ${NS} width="200" height="80px" viewBox="0 0 300 120"/>`)).to.match(/^<svg [^>]*width="200" height="80px"/);
+    expect(out(`<svg ${NS} viewBox="0 0 0 120"/>`)).not.to.contain('width=');
+  });
+
   it('escapes every text and attribute value it writes', function () {
     const out = kept(
       svg('<text x="1&quot; onload=&quot;x">&lt;script&gt;alert(1)&lt;/script&gt; &amp; <![CDATA[</text><script>]]></text>'),
