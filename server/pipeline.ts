@@ -75,7 +75,7 @@ export class DocumentPipeline {
 
   /** Validates and computes totals; throws 400 with every problem, also when the document would print too long.
    * `eInvoice`: for an e-invoice operation (invoice, receipt and credit note only). */
-  prepare(body: unknown, locale: Locale, eInvoice = false): PreparedDocument {
+  prepare(body: ParsedBody, locale: Locale, eInvoice = false): PreparedDocument {
     // An e-invoice is refused for another type before the body is validated: its fields do not matter then.
     if (eInvoice) {
       const sent = (body as { type?: unknown } | null)?.type;

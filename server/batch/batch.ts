@@ -8,6 +8,7 @@ import type { Locale } from '../render/locale';
 import { labelFor } from '../render/view-model';
 import { toEInvoice } from '../einvoice/map';
 import { pdfFilename } from '../documents/filename';
+import type { ParsedBody } from '../documents/parse-body';
 
 export const BATCH_FORMATS = ['pdf', 'ubl', 'cii', 'factur-x'] as const;
 export type BatchFormat = (typeof BATCH_FORMATS)[number];
@@ -36,7 +37,7 @@ function prefixed(index: number, problem: FieldProblem): FieldProblem {
 }
 
 /** The batch's own fields: `format` (default for every document) and 1 to `max` objects in `documents`. */
-function batchShape(body: unknown, max: number): { format: BatchFormat; documents: unknown[] } {
+function batchShape(body: unknown, max: number): { format: BatchFormat; documents: ParsedBody[] } {
   if (!isObject(body)) throw errors.notAnObject();
   const problems: FieldProblem[] = [];
   const format = body.format ?? 'pdf';
@@ -46,7 +47,8 @@ function batchShape(body: unknown, max: number): { format: BatchFormat; document
     problems.push({ field: 'documents', message: `documents must be a list of 1 to ${max} documents` });
   }
   if (problems.length > 0) throw errors.validation(problems);
-  return { format: format as BatchFormat, documents: documents as unknown[] };
+  // The entries of a parsed body are JSON values themselves.
+  return { format: format as BatchFormat, documents: documents as ParsedBody[] };
 }
 
 /**
@@ -74,7 +76,7 @@ function checkEInvoice(pipeline: DocumentPipeline, prepared: PreparedDocument, f
  * format). Throws one error with every problem of every document, each field prefixed `documents[i].`: the code is
  * the documents' own when they all share it (unsupported_type), validation_failed otherwise.
  */
-export function prepareBatch(pipeline: DocumentPipeline, body: unknown, locale: Locale, max: number): BatchItem[] {
+export function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, locale: Locale, max: number): BatchItem[] {
   const shape = batchShape(body, max);
   const items: BatchItem[] = [];
   const failures: DomainError[] = [];

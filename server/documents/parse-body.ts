@@ -5,7 +5,8 @@ import { errors } from '../errors';
 
 export type BodyKind = 'json' | 'form';
 
-/** A parsed body: a JSON value (a form is an object). */
+/** A parsed body: a JSON value (a form is an object). Not `unknown`, so that a body still being read (the Promise
+ * of pipeline.parse) cannot be handed to validation: the compiler refuses it. */
 export type ParsedBody = Record<string, unknown> | unknown[] | string | number | boolean | null;
 
 /** The deepest nesting a JSON body may have (the README's contract): documents need 4 levels; deeper ones are

@@ -5,6 +5,7 @@ import { errors, type FieldProblem } from '../errors';
 import { listBoundProblems } from './list-bounds';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
 import { normalizeRequest } from './normalize';
+import type { ParsedBody } from './parse-body';
 import type { ErrorObject, SchemaRegistry } from './schema-registry';
 import type { DocumentBody } from './schema-types';
 
@@ -173,9 +174,7 @@ function refuseLongLists(registry: SchemaRegistry, body: Record<string, unknown>
   if (tooLong.length > 0) throw errors.validation(tooLong);
 }
 
-export function validateDocument(registry: SchemaRegistry, body: unknown): DocumentRequest {
-  // A body still being read (pipeline.parse is async) is a caller's defect, not the client's empty document.
-  if (body instanceof Promise) throw new Error('validateDocument was given a Promise: await pipeline.parse()');
+export function validateDocument(registry: SchemaRegistry, body: ParsedBody): DocumentRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
   // A list over its bound is refused before anything copies or validates its entries (list-bounds.ts): here as sent,
   // and below once more after normalization has made lists of the form's index-keyed objects.

@@ -6,6 +6,16 @@ import { bodyKind, MAX_JSON_DEPTH, parseBody } from '../../../server/documents/p
 
 const LIMITS = { maxItems: 100, maxValues: 1000 };
 
+/** The first problem a refusal names. */
+const firstProblem = (fn: () => unknown): { field: string; message: string } | undefined => {
+  try {
+    fn();
+  } catch (err) {
+    return (err as DomainError).facts.details?.[0];
+  }
+  return undefined;
+};
+
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
@@ -57,12 +67,7 @@ describe('parse-body', function () {
 
   it('refuses a form of more fields than a document can need before qs reads it, naming the field that sends most', function () {
     const form = `from=A&to=B&${Array.from({ length: 1200 }, () => 'items[]=x').join('&')}`;
-    let problem: { field: string; message: string } | undefined;
-    try {
-      parseBody('form', Buffer.from(form), LIMITS);
-    } catch (err) {
-      problem = (err as DomainError).facts.details?.[0];
-    }
+    const problem = firstProblem(() => parseBody('form', Buffer.from(form), LIMITS));
     expect(problem?.field).to.equal('items');
     expect(problem?.message).to.contain('1200 form fields');
     // At the bound it is read.
@@ -72,12 +77,7 @@ describe('parse-body', function () {
 
   it('refuses a JSON body of more values than a document can need, naming the field that holds the most', function () {
     const body = JSON.stringify({ from: 'A', items: [{ name: 'x' }], notes: Array(400).fill({ a: 1, b: [2] }) });
-    let problem: { field: string; message: string } | undefined;
-    try {
-      parseBody('json', Buffer.from(body), LIMITS);
-    } catch (err) {
-      problem = (err as DomainError).facts.details?.[0];
-    }
+    const problem = firstProblem(() => parseBody('json', Buffer.from(body), LIMITS));
     expect(problem?.field).to.equal('notes');
     expect(problem?.message).to.equal('notes holds 1601 values; a document may hold at most 1000 in all');
     const atBound = JSON.stringify({ items: Array(499).fill('x') });
