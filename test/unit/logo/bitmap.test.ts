@@ -131,14 +131,20 @@ describe('bitmap logos under a pixel budget (unit)', function () {
       last = now;
       ticks++;
     }, 5);
+    // Decode until at least 300 ms have passed, so a fast machine still gives the loop something to wait for.
     const started = Date.now();
-    const r = await boundBitmap(noisy);
-    const ms = Date.now() - started;
+    let decodes = 0;
+    let ms = 0;
+    while (ms < 300 && decodes < 50) {
+      const r = await boundBitmap(noisy);
+      expect(r.ok).to.equal(true);
+      decodes++;
+      ms = Date.now() - started;
+    }
     clearInterval(timer);
     console.log(
-      `      4096×4096 noisy PNG (${(noisy.length / 1048576).toFixed(1)} MiB): ${ms} ms, ${ticks} ticks of 5 ms, longest gap ${longest} ms`,
+      `      4096×4096 noisy PNG (${(noisy.length / 1048576).toFixed(1)} MiB) × ${decodes}: ${ms} ms, ${ticks} ticks of 5 ms, longest gap ${longest} ms`,
     );
-    expect(r.ok).to.equal(true);
     expect(ms).to.be.greaterThan(100);
     expect(longest, 'no tick waited for the decode').to.be.lessThan(Math.max(100, ms / 3));
     expect(ticks).to.be.greaterThan(ms / 5 / 4);
