@@ -2,7 +2,7 @@
 // Owns the list of types and the TypeScript view of the request after validation, with defaults applied; the shapes
 // the schemas define (line items, custom fields, payment methods, e-invoice data) are the ones generated from them
 // (schema-types.ts). No I/O, no engine imports.
-import type { CustomField, EInvoice, LineItem, PaymentMethod } from './schema-types';
+import type { CustomField, DocumentBody, EInvoice, LineItem, PaymentMethod } from './schema-types';
 
 export type { CustomField, EInvoice, EInvoiceParty, LineItem, PaymentMethod } from './schema-types';
 
@@ -94,9 +94,17 @@ export interface DocumentRequest {
   amount_paid?: number;
   amount_refunded?: number;
   payment_methods: PaymentMethod[];
+  /** BT-72 the date of supply, BT-7 the VAT point date, BG-14 the invoicing period (dates as sent). */
+  delivery_date?: string;
+  tax_point_date?: string;
+  invoice_period?: DocumentBody['invoice_period'];
+  /** BG-3: the invoices this one refers to. */
+  preceding_invoices: NonNullable<DocumentBody['preceding_invoices']>;
+  /** Several taxes (GST + PST …) instead of `tax` (money/ computes them). */
+  taxes?: DocumentBody['taxes'];
   /** Title and header overrides sent in the request (template parameters). */
   labels: Partial<Record<LabelKey, string>>;
-  /** Structured e-invoice data (decisions §8); only the UBL output reads it. */
+  /** Structured e-invoice data (decisions §8); the e-invoice outputs read it, the PDF prints what a reader needs. */
   e_invoice?: EInvoice;
 }
 

@@ -7,6 +7,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Limits } from '../config';
 import { isCurrencyCode } from './currency';
+import { CODE_LIST_FORMATS, loadCodeLists, type CodeListName, type CodeLists } from './code-lists';
 import { isCountryCode } from './country';
 import { hasVatPrefix, isIban } from './identifiers';
 import { listBoundsOf, type ListBounds } from './list-bounds';
@@ -97,13 +98,16 @@ function isEmptyValue(data: unknown): boolean {
   );
 }
 
-function createAjv(): Ajv {
+function createAjv(codes: CodeLists): Ajv {
   const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
   addFormats(ajv, ['uri', 'email']);
   ajv.addFormat('currency', { type: 'string', validate: (code: string) => isCurrencyCode(code) });
   ajv.addFormat('country', { type: 'string', validate: (code: string) => isCountryCode(code) });
   ajv.addFormat('iban', { type: 'string', validate: (iban: string) => isIban(iban) });
   ajv.addFormat('vat-id', { type: 'string', validate: (vatId: string) => hasVatPrefix(vatId) });
+  for (const [list, format] of Object.entries(CODE_LIST_FORMATS)) {
+    ajv.addFormat(format, { type: 'string', validate: (code: string) => codes.has(list as CodeListName, code) });
+  }
   ajv.addVocabulary(['x-limit', 'x-message']);
   ajv.addKeyword({
     keyword: 'notAccepted',
@@ -116,7 +120,8 @@ function createAjv(): Ajv {
   return ajv;
 }
 
-export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
+/** `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder. */
+export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): SchemaRegistry {
   const problems: string[] = [];
   const raw = new Map<string, SchemaNode>();
   let files: string[];
@@ -135,7 +140,15 @@ export function loadSchemas(dir: string, limits: Limits): SchemaRegistry {
       problems.push(`${file}: ${messageOf(err)}`);
     }
   }
-  const ajv = createAjv();
+  let codeLists = codes;
+  if (!codeLists) {
+    try {
+      codeLists = loadCodeLists(path.join(dir, '..', 'codes', 'en16931.json'));
+    } catch (err) {
+      throw new SchemaLoadError([...problems, ...((err as { problems?: string[] }).problems ?? [messageOf(err)])]);
+    }
+  }
+  const ajv = createAjv(codeLists);
   const common = raw.get('common');
   if (!common) problems.push(`common.json is missing from ${dir}`);
   else {

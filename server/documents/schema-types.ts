@@ -38,6 +38,50 @@ export type DocumentBody = Labels & {
   notes?: LongText;
   terms?: LongText;
   e_invoice?: EInvoice;
+  /**
+   * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.
+   */
+  delivery_date?: string;
+  invoice_period?: Period1;
+  /**
+   * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.
+   */
+  tax_point_date?: string;
+  /**
+   * Preceding invoices (BG-3).
+   *
+   * @maxItems 50
+   *
+   * Items: An invoice this document refers to, e.g. the one a credit note corrects (BG-3: BT-25 number, BT-26 date).
+   */
+  preceding_invoices?: {
+    number: RequiredText;
+    date?: DateText;
+  }[];
+  /**
+   * Several taxes on one document (GST + PST, CGST + SGST), instead of tax: one total line per tax. Titles are unique.
+   *
+   * @maxItems 10
+   *
+   * Items: One tax, e.g. GST or PST: a rate or a flat amount.
+   */
+  taxes?: ({
+    [k: string]: unknown;
+  } & {
+    title: RequiredText;
+    /**
+     * The tax in percent of the taxable amount.
+     */
+    rate?: number;
+    /**
+     * A flat tax (an amount, not a rate).
+     */
+    amount?: number;
+    /**
+     * Charged on the amount including the taxes listed before it (default false).
+     */
+    compound?: boolean;
+  })[];
   purchase_order?: PlainText;
   payment_terms?: PlainText;
   due_date?: DateText;
@@ -61,11 +105,143 @@ export type DateText = string;
  */
 export type Amount = number;
 /**
+ * A line allowance (BG-27).
+ */
+export type LineAllowance = {
+  [k: string]: unknown;
+} & LineAllowance1 & {
+    /**
+     * The allowance as an amount (BT-136). Send amount or percent.
+     */
+    amount?: number;
+    /**
+     * The allowance as a percentage (BT-138) of its base (BT-137: the line's quantity times its price).
+     */
+    percent?: number;
+    /**
+     * Why (BT-139); a reason or a reason_code is required.
+     */
+    reason?: string;
+    /**
+     * UNTDID 5189 code (BT-140)
+     */
+    reason_code?: string;
+  };
+export type LineAllowance1 = {
+  [k: string]: unknown;
+};
+/**
+ * A line charge (BG-28).
+ */
+export type LineCharge = {
+  [k: string]: unknown;
+} & LineCharge1 & {
+    /**
+     * The charge as an amount (BT-141). Send amount or percent.
+     */
+    amount?: number;
+    /**
+     * The charge as a percentage (BT-143) of its base (BT-142: the line's quantity times its price).
+     */
+    percent?: number;
+    /**
+     * Why (BT-144); a reason or a reason_code is required.
+     */
+    reason?: string;
+    /**
+     * UNTDID 7161 code (BT-145)
+     */
+    reason_code?: string;
+  };
+export type LineCharge1 = {
+  [k: string]: unknown;
+};
+/**
  * true: a flat amount; "%": a percent rate; false: no line. The strings "true" and "false" are accepted.
  */
 export type SubtotalToggle = true | false | '%';
 export type NonNegativeAmount = number;
 export type LongText = string;
+/**
+ * UNCL5305 VAT category: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
+ */
+export type TaxCategory = 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
+/**
+ * A document level allowance (BG-20).
+ */
+export type DocumentAllowance = {
+  [k: string]: unknown;
+} & DocumentAllowance1 & {
+    /**
+     * The allowance as an amount (BT-92). Send amount or percent.
+     */
+    amount?: number;
+    /**
+     * The allowance as a percentage (BT-94) of its base (BT-93: base_amount, else the sum of the lines' net amounts (BT-106)).
+     */
+    percent?: number;
+    /**
+     * Why (BT-97); a reason or a reason_code is required.
+     */
+    reason?: string;
+    /**
+     * UNTDID 5189 code (BT-98)
+     */
+    reason_code?: string;
+    /**
+     * The base of a percent allowance (BT-93).
+     */
+    base_amount?: number;
+    /**
+     * UNCL5305 VAT category: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
+     */
+    tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
+    /**
+     * Its VAT rate in percent (BT-96), with tax_category.
+     */
+    tax_rate?: number;
+  };
+export type DocumentAllowance1 = {
+  [k: string]: unknown;
+};
+/**
+ * A document level charge (BG-21).
+ */
+export type DocumentCharge = {
+  [k: string]: unknown;
+} & DocumentCharge1 & {
+    /**
+     * The charge as an amount (BT-99). Send amount or percent.
+     */
+    amount?: number;
+    /**
+     * The charge as a percentage (BT-101) of its base (BT-100: base_amount, else the sum of the lines' net amounts (BT-106)).
+     */
+    percent?: number;
+    /**
+     * Why (BT-104); a reason or a reason_code is required.
+     */
+    reason?: string;
+    /**
+     * UNTDID 7161 code (BT-105)
+     */
+    reason_code?: string;
+    /**
+     * The base of a percent charge (BT-100).
+     */
+    base_amount?: number;
+    /**
+     * UNCL5305 VAT category: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
+     */
+    tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
+    /**
+     * Its VAT rate in percent (BT-103), with tax_category.
+     */
+    tax_rate?: number;
+  };
+export type DocumentCharge1 = {
+  [k: string]: unknown;
+};
 /**
  * @maxItems 20
  */
@@ -118,60 +294,525 @@ export interface LineItem {
    */
   tax?: number;
   /**
-   * The line's own UNCL5305 VAT category (see e_invoice.tax_category).
+   * The line's own UNCL5305 VAT category (BT-151; see e_invoice.tax_category).
    */
   tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
+  /**
+   * The unit of the quantity (BT-130): a UN/ECE Recommendation 20 code such as HUR (hour), DAY, KGM, MTR, LTR or C62 (one, the default). The PDF prints the language's short name beside the quantity.
+   */
+  unit?: string;
+  /**
+   * The seller's identifier of the item (BT-155)
+   */
+  seller_item_id?: string;
+  /**
+   * The buyer's identifier of the item (BT-156)
+   */
+  buyer_item_id?: string;
+  /**
+   * A standard identifier of the item (BT-157) with its scheme.
+   */
+  standard_item_id?: {
+    id: RequiredText;
+    /**
+     * ISO/IEC 6523 ICD scheme (BT-157-1), e.g. 0160 GTIN
+     */
+    scheme: string;
+  };
+  /**
+   * Item classifications (BT-158).
+   *
+   * @maxItems 10
+   *
+   * Items: An item classification (BT-158).
+   */
+  classifications?: {
+    id: RequiredText;
+    /**
+     * UNTDID 7143 scheme (BT-158-1), e.g. STI, CPV, HS
+     */
+    scheme: string;
+    /**
+     * The scheme's version (BT-158-2)
+     */
+    version?: string;
+  }[];
+  /**
+   * The item's country of origin (BT-159), ISO 3166-1 alpha-2.
+   */
+  origin_country?: string;
+  period?: Period;
+  /**
+   * A note on the line (BT-127).
+   */
+  note?: string;
+  /**
+   * The buyer's purchase order line this line refers to (BT-132)
+   */
+  order_line_reference?: string;
+  /**
+   * The buyer's accounting reference of the line (BT-133)
+   */
+  accounting_reference?: string;
+  /**
+   * An object the line invoices, e.g. a meter or a subscription (BT-128).
+   */
+  object_id?: {
+    id: RequiredText;
+    /**
+     * UNTDID 1153 scheme (BT-128-1)
+     */
+    scheme?: string;
+  };
+  /**
+   * Allowances on the line (BG-27): the line's net amount (BT-131) is its quantity times its price less these, plus its charges.
+   *
+   * @maxItems 10
+   */
+  allowances?: LineAllowance[];
+  /**
+   * Charges on the line (BG-28).
+   *
+   * @maxItems 10
+   */
+  charges?: LineCharge[];
+  /**
+   * Item attributes (BG-32).
+   *
+   * @maxItems 50
+   *
+   * Items: An item attribute (BT-160 name, BT-161 value).
+   */
+  attributes?: {
+    name: RequiredText;
+    value: RequiredText;
+  }[];
+  /**
+   * How many units unit_cost is the price of (BT-149; default 1): the line amount is quantity x unit_cost / price_base_quantity.
+   */
+  price_base_quantity?: number;
+  /**
+   * The item's price before the price discount (BT-148); the discount (BT-147) is gross_price less unit_cost.
+   */
+  gross_price?: number;
+  /**
+   * The titles of the document's taxes this line is subject to (default: every tax in taxes).
+   *
+   * @maxItems 10
+   */
+  taxes?: RequiredText[];
+}
+/**
+ * The line's invoicing period (BG-26: BT-134, BT-135).
+ */
+export interface Period {
+  /**
+   * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.
+   */
+  start?: string;
+  /**
+   * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.
+   */
+  end?: string;
 }
 /**
  * Optional structured e-invoice data; only the e-invoice outputs (/ubl, /cii, /factur-x) read it.
  */
 export interface EInvoice {
   /**
-   * The e-invoice specification: peppol (Peppol BIS Billing 3.0, UBL only, the default of /ubl), en16931 (the norm itself, the default of /cii and /factur-x) or xrechnung (XRechnung 3.0, with its required fields checked)
+   * The e-invoice specification (BT-24): peppol (Peppol BIS Billing 3.0, UBL only, the default of /ubl), en16931 (the norm itself, the default of /cii and /factur-x), xrechnung (XRechnung 3.0, with its required fields checked), or a Factur-X / ZUGFeRD profile of /cii and /factur-x: minimum, basic_wl, basic, extended (en16931 and xrechnung are Factur-X profiles too)
    */
-  profile?: 'peppol' | 'en16931' | 'xrechnung';
+  profile?: 'peppol' | 'en16931' | 'xrechnung' | 'minimum' | 'basic_wl' | 'basic' | 'extended';
   seller?: EInvoiceParty;
   buyer?: EInvoiceParty;
+  /**
+   * Buyer reference (BT-10); XRechnung: the Leitweg-ID
+   */
   buyer_reference?: string;
   /**
-   * UNCL5305 VAT category of the lines without their own: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
+   * UNCL5305 VAT category of the lines without their own (BT-151, BT-118)
    */
   tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
-  tax_exemption_reason?: PlainText;
+  /**
+   * Why no VAT is charged (BT-120), for every category without VAT; tax_exemptions gives one per category
+   */
+  tax_exemption_reason?: string;
+  /**
+   * VATEX code (BT-121), for every category without VAT
+   */
   tax_exemption_reason_code?: string;
+  /**
+   * Payment instructions (BG-16)
+   */
   payment_means?: {
     /**
-     * UNCL4461, e.g. 30 credit transfer, 58 SEPA credit transfer, 49 direct debit
+     * UNTDID 4461 payment means (BT-81), e.g. 30 credit transfer, 58 SEPA credit transfer, 48 card, 49 or 59 direct debit
      */
     code?: string;
     /**
-     * IBAN, upper case without spaces (spaces are removed); its check digits are checked (ISO 13616)
+     * Payment account (BT-84): an IBAN, upper case without spaces (spaces are removed); its check digits are checked (ISO 13616)
      */
     iban?: string;
+    /**
+     * Payment service provider (BT-86)
+     */
     bic?: string;
-    account_name?: PlainText;
+    /**
+     * Payment account name (BT-85)
+     */
+    account_name?: string;
+    /**
+     * Remittance information (BT-83)
+     */
     payment_id?: string;
+    /**
+     * The payment means in words (BT-82)
+     */
+    text?: string;
+    /**
+     * Payment card information (BG-18)
+     */
+    card?: {
+      /**
+       * The last 4 to 6 digits of the card number only (BT-87); never the whole number
+       */
+      number: string;
+      /**
+       * Card holder name (BT-88)
+       */
+      holder?: string;
+    };
+    /**
+     * Direct debit (BG-19)
+     */
+    direct_debit?: {
+      /**
+       * Mandate reference (BT-89)
+       */
+      mandate_reference?: string;
+      /**
+       * Bank assigned creditor identifier (BT-90), e.g. a SEPA creditor id
+       */
+      creditor_id?: string;
+      /**
+       * The debited account (BT-91), e.g. an IBAN
+       */
+      debited_account?: string;
+    };
   };
+  /**
+   * Business process (BT-23); by default the profile's
+   */
+  business_process?: string;
+  /**
+   * The payee, when not the seller, e.g. a factoring company (BG-10)
+   */
+  payee?: {
+    /**
+     * Payee name (BT-59)
+     */
+    name: string;
+    /**
+     * Payee identifier (BT-60)
+     */
+    id?: string;
+    /**
+     * Scheme of id (BT-60-1)
+     */
+    id_scheme?: string;
+    /**
+     * Payee legal registration identifier (BT-61)
+     */
+    company_id?: string;
+    /**
+     * Scheme of company_id (BT-61-1)
+     */
+    company_id_scheme?: string;
+  };
+  /**
+   * The seller's tax representative (BG-11, with its address BG-12)
+   */
+  tax_representative?: {
+    /**
+     * Name (BT-62)
+     */
+    name: string;
+    /**
+     * VAT identifier (BT-63)
+     */
+    vat_id: string;
+    /**
+     * Address line 1 (BT-35 seller, BT-50 buyer, BT-64 tax representative, BT-75 delivery)
+     */
+    street?: string;
+    /**
+     * Address line 2 (BT-36, BT-51, BT-65, BT-76)
+     */
+    additional_street?: string;
+    /**
+     * Address line 3 (BT-162, BT-163, BT-164, BT-165)
+     */
+    address_line_3?: string;
+    /**
+     * City (BT-37, BT-52, BT-66, BT-77)
+     */
+    city?: string;
+    /**
+     * Post code (BT-38, BT-53, BT-67, BT-78)
+     */
+    postal_code?: string;
+    /**
+     * Country subdivision (BT-39, BT-54, BT-68, BT-79)
+     */
+    region?: string;
+    /**
+     * ISO 3166-1 alpha-2 country code (BT-40, BT-55, BT-69, BT-80)
+     */
+    country: string;
+  };
+  /**
+   * Where the goods go (BG-13, with its address BG-15; the date is delivery_date, BT-72)
+   */
+  delivery?: {
+    /**
+     * Deliver to party name (BT-70)
+     */
+    name?: string;
+    /**
+     * Deliver to location identifier (BT-71)
+     */
+    location_id?: string;
+    /**
+     * Scheme of location_id (BT-71-1)
+     */
+    location_id_scheme?: string;
+    /**
+     * Address line 1 (BT-35 seller, BT-50 buyer, BT-64 tax representative, BT-75 delivery)
+     */
+    street?: string;
+    /**
+     * Address line 2 (BT-36, BT-51, BT-65, BT-76)
+     */
+    additional_street?: string;
+    /**
+     * Address line 3 (BT-162, BT-163, BT-164, BT-165)
+     */
+    address_line_3?: string;
+    /**
+     * City (BT-37, BT-52, BT-66, BT-77)
+     */
+    city?: string;
+    /**
+     * Post code (BT-38, BT-53, BT-67, BT-78)
+     */
+    postal_code?: string;
+    /**
+     * Country subdivision (BT-39, BT-54, BT-68, BT-79)
+     */
+    region?: string;
+    /**
+     * ISO 3166-1 alpha-2 country code (BT-40, BT-55, BT-69, BT-80)
+     */
+    country?: string;
+  };
+  /**
+   * Invoice notes (BG-1), after the notes and terms of the document
+   *
+   * @maxItems 20
+   *
+   * Items: An invoice note (BG-1)
+   */
+  notes?: {
+    /**
+     * UNTDID 4451 subject (BT-21)
+     */
+    subject_code?: string;
+    /**
+     * The note (BT-22)
+     */
+    text: string;
+  }[];
+  /**
+   * Additional supporting documents (BG-24); the PDF of the document itself is attached by the service (see embed_pdf)
+   *
+   * @maxItems 10
+   *
+   * Items: A supporting document (BG-24): a reference, with an URL or an attached file
+   */
+  attachments?: {
+    /**
+     * Supporting document reference (BT-122)
+     */
+    id: string;
+    /**
+     * Its description (BT-123)
+     */
+    description?: string;
+    /**
+     * External document location (BT-124)
+     */
+    url?: string;
+    /**
+     * The attached document, base64 (BT-125); with mime_type and filename
+     */
+    content?: string;
+    /**
+     * Its MIME code (BT-125-1)
+     */
+    mime_type?:
+      | 'application/pdf'
+      | 'image/png'
+      | 'image/jpeg'
+      | 'text/csv'
+      | 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+      | 'application/vnd.oasis.opendocument.spreadsheet';
+    /**
+     * Its file name (BT-125-2)
+     */
+    filename?: string;
+  }[];
+  /**
+   * Contract reference (BT-12)
+   */
+  contract_reference?: string;
+  /**
+   * Project reference (BT-11)
+   */
+  project_reference?: string;
+  /**
+   * Sales order reference (BT-14)
+   */
+  sales_order_reference?: string;
+  /**
+   * Receiving advice reference (BT-15)
+   */
+  receiving_advice?: string;
+  /**
+   * Despatch advice reference (BT-16)
+   */
+  despatch_advice?: string;
+  /**
+   * Tender or lot reference (BT-17)
+   */
+  tender_reference?: string;
+  /**
+   * An object the invoice is for (BT-18)
+   */
+  invoiced_object?: {
+    /**
+     * Invoiced object identifier (BT-18)
+     */
+    id: string;
+    /**
+     * Its UNTDID 1153 scheme (BT-18-1)
+     */
+    scheme?: string;
+  };
+  /**
+   * Buyer accounting reference (BT-19)
+   */
+  buyer_accounting_reference?: string;
+  /**
+   * The currency VAT is accounted in, with the VAT total in it (BT-6, BT-111)
+   */
+  tax_currency?: {
+    /**
+     * VAT accounting currency (BT-6), other than the document's
+     */
+    code: string;
+    /**
+     * Units of code per unit of the document currency: the VAT total in the tax currency (BT-111) is the VAT total times this, rounded
+     */
+    exchange_rate: number;
+  };
+  /**
+   * When VAT becomes accountable, as a UNTDID 2005 code (BT-8): 3 invoice date, 35 delivery date, 432 payment date; not with tax_point_date
+   */
+  vat_point_date_code?: '3' | '35' | '432';
+  /**
+   * Exemption reasons per VAT category (E, AE, K, G, O, Z), replacing tax_exemption_reason for that category
+   *
+   * @maxItems 10
+   *
+   * Items: The exemption reason of one VAT category (BT-120, BT-121)
+   */
+  tax_exemptions?: ({
+    [k: string]: unknown;
+  } & {
+    category: TaxCategory;
+    /**
+     * Why no VAT is charged in the category (BT-120)
+     */
+    reason?: string;
+    /**
+     * Its VATEX code (BT-121)
+     */
+    reason_code?: string;
+  })[];
+  /**
+   * Document level allowances (BG-20), beside discounts
+   *
+   * @maxItems 20
+   */
+  allowances?: DocumentAllowance[];
+  /**
+   * Document level charges (BG-21), beside shipping
+   *
+   * @maxItems 20
+   */
+  charges?: DocumentCharge[];
+  /**
+   * Rounding added to the amount due (BT-114), e.g. 0.02 for a cash amount rounded to 5 cents
+   */
+  rounding_amount?: number;
+  /**
+   * UBL: attach the PDF of the document (default true); false gives a UBL without it
+   */
+  embed_pdf?: boolean;
 }
 /**
  * Structured party data for EN 16931 / Peppol (decisions §8). Overrides what is read from the free-text from/to.
  */
 export interface EInvoiceParty {
-  name?: PlainText;
   /**
-   * ISO 3166-1 alpha-2, e.g. BE
+   * Name (BT-27 seller, BT-44 buyer)
+   */
+  name?: string;
+  /**
+   * ISO 3166-1 alpha-2 country code (BT-40, BT-55, BT-69, BT-80)
    */
   country?: string;
   /**
-   * VAT identifier with its country prefix, e.g. BE0123456749
+   * VAT identifier with its country prefix (BT-31 seller, BT-48 buyer), e.g. BE0123456749
    */
   vat_id?: string;
+  /**
+   * Legal registration identifier (BT-30 seller, BT-47 buyer)
+   */
   company_id?: string;
-  street?: PlainText;
-  additional_street?: PlainText;
-  city?: PlainText;
+  /**
+   * Address line 1 (BT-35 seller, BT-50 buyer, BT-64 tax representative, BT-75 delivery)
+   */
+  street?: string;
+  /**
+   * Address line 2 (BT-36, BT-51, BT-65, BT-76)
+   */
+  additional_street?: string;
+  /**
+   * City (BT-37, BT-52, BT-66, BT-77)
+   */
+  city?: string;
+  /**
+   * Post code (BT-38, BT-53, BT-67, BT-78)
+   */
   postal_code?: string;
-  region?: PlainText;
+  /**
+   * Country subdivision (BT-39, BT-54, BT-68, BT-79)
+   */
+  region?: string;
+  /**
+   * Electronic address (BT-34 seller, BT-49 buyer) with its EAS scheme
+   */
   endpoint?: {
     /**
      * CEF EAS code (the code list EN 16931 rule BR-CL-25 checks, version of EN 16931 release 1.3.16), e.g. 0208 (Belgian enterprise number), 0088 (GLN), 9930 (German VAT), EM (e-mail, XRechnung)
@@ -283,9 +924,67 @@ export interface EInvoiceParty {
       | 'EM';
     id: string;
   };
+  /**
+   * Contact e-mail (BT-43 / BT-58)
+   */
   email?: string;
-  contact_name?: PlainText;
+  /**
+   * Contact point (BT-41 / BT-56)
+   */
+  contact_name?: string;
+  /**
+   * Contact telephone (BT-42 / BT-57)
+   */
   phone?: string;
+  /**
+   * Address line 3 (BT-162, BT-163, BT-164, BT-165)
+   */
+  address_line_3?: string;
+  /**
+   * Trading name (BT-28 seller, BT-45 buyer)
+   */
+  trading_name?: string;
+  /**
+   * Scheme of company_id (BT-30-1 / BT-47-1), an ISO/IEC 6523 ICD code, e.g. 0002 for a French SIREN
+   */
+  company_id_scheme?: string;
+  /**
+   * Additional legal information of the seller (BT-33), e.g. share capital; seller only
+   */
+  legal_info?: string;
+  /**
+   * The seller's tax registration identifier other than VAT (BT-32, a local tax number); seller only
+   */
+  tax_registration_id?: string;
+  /**
+   * Seller identifiers (BT-29, several) or the buyer identifier (BT-46, one), each with its optional ICD scheme
+   *
+   * @maxItems 10
+   */
+  identifiers?: Identifier[];
+}
+/**
+ * An identifier with its optional ISO/IEC 6523 scheme.
+ */
+export interface Identifier {
+  id: RequiredText;
+  /**
+   * ISO/IEC 6523 ICD scheme (e.g. 0002 SIRENE, 0088 GLN, 0208 Belgian enterprise number)
+   */
+  scheme?: string;
+}
+/**
+ * The period invoiced (BG-14: BT-73 start, BT-74 end).
+ */
+export interface Period1 {
+  /**
+   * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.
+   */
+  start?: string;
+  /**
+   * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.
+   */
+  end?: string;
 }
 export interface PaymentMethod {
   type: 'url';

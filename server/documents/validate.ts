@@ -94,6 +94,8 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
     case 'const':
       return { field, message: `${field} must be "${String(p.allowedValue)}"` };
     case 'format':
+      // A code list says which list the code must come from (schemas' x-message).
+      if (typeof schema?.['x-message'] === 'string') return { field, message: `${field} ${schema['x-message']}` };
       if (p.format === 'currency') return { field, message: `${field} must be an ISO 4217 currency code such as USD, EUR or JPY` };
       if (p.format === 'uri') return { field, message: `${field} must be an absolute URL` };
       if (p.format === 'country') return { field, message: `${field} must be an ISO 3166 country code such as BE, DE or US` };
@@ -244,6 +246,11 @@ function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySe
     amount_paid: pick('amount_paid'),
     amount_refunded: pick('amount_refunded'),
     payment_methods: pick('payment_methods') ?? [],
+    delivery_date: pick('delivery_date'),
+    tax_point_date: pick('tax_point_date'),
+    invoice_period: pick('invoice_period'),
+    preceding_invoices: pick('preceding_invoices') ?? [],
+    taxes: pick('taxes'),
     labels,
     e_invoice: pick('e_invoice'),
   };

@@ -20,7 +20,10 @@ function address(parent: Node, a: Address): void {
 export function party(parent: Node, wrapper: 'SellerTradeParty' | 'BuyerTradeParty', p: Party): void {
   const el = ram(parent, wrapper);
   text(el, 'Name', p.name); // BT-27 / BT-44
-  if (any(p.companyId)) text(ram(el, 'SpecifiedLegalOrganization'), 'ID', p.companyId); // BT-30 / BT-47
+  if (p.companyId && any(p.companyId.id)) {
+    const scheme = p.companyId.scheme ? { schemeID: p.companyId.scheme } : undefined;
+    text(ram(el, 'SpecifiedLegalOrganization'), 'ID', p.companyId.id, scheme); // BT-30 / BT-47
+  }
   const c = p.contact;
   if (c && any(c.name, c.phone, c.email)) {
     const contact = ram(el, 'DefinedTradeContact');

@@ -30,10 +30,11 @@ export function any(...values: (string | undefined)[]): boolean {
 
 export { amountText as money, decimalText as plain } from '../money/amount-text';
 
-/** `ram:<name>/udt:DateTimeString format="102"` (CCYYMMDD) from an ISO date. */
-export function date(parent: Node, name: string, iso: string | undefined): void {
+/** `ram:<name>/udt:DateTimeString format="102"` (CCYYMMDD) from an ISO date; `qdt:DateTimeString` where the XSD
+ * types the element as a formatted date (BT-26, the preceding invoice's date). */
+export function date(parent: Node, name: string, iso: string | undefined, ns: 'udt' | 'qdt' = 'udt'): void {
   if (iso === undefined) return;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   if (!m) throw new Error(`not an ISO date (YYYY-MM-DD): ${iso.length} characters`);
-  ram(parent, name).ele(NS.udt, 'udt:DateTimeString', { format: '102' }).txt(`${m[1]}${m[2]}${m[3]}`);
+  ram(parent, name).ele(NS[ns], `${ns}:DateTimeString`, { format: '102' }).txt(`${m[1]}${m[2]}${m[3]}`);
 }

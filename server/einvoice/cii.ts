@@ -44,7 +44,12 @@ export function buildCii(invoice: EInvoice): string {
   text(doc, 'ID', invoice.number); // BT-1
   text(doc, 'TypeCode', invoice.typeCode); // BT-3
   date(doc, 'IssueDateTime', invoice.issueDate); // BT-2
-  for (const note of invoice.notes) if (any(note)) text(ram(doc, 'IncludedNote'), 'Content', note); // BT-22
+  for (const note of invoice.notes) {
+    if (!any(note.text)) continue;
+    const el = ram(doc, 'IncludedNote');
+    text(el, 'Content', note.text); // BT-22
+    text(el, 'SubjectCode', note.subjectCode); // BT-21
+  }
 
   const transaction = root.ele(NS.rsm, 'rsm:SupplyChainTradeTransaction');
   for (const line of invoice.lines) addLine(transaction, line, amount);
@@ -102,7 +107,11 @@ function addSettlement(settlement: Node, invoice: EInvoice, amount: (v: Decimal)
   if (t.prepaid) text(sum, 'TotalPrepaidAmount', amount(t.prepaid)); // BT-113
   text(sum, 'DuePayableAmount', amount(t.payable)); // BT-115
 
-  if (any(invoice.precedingInvoice)) text(ram(settlement, 'InvoiceReferencedDocument'), 'IssuerAssignedID', invoice.precedingInvoice); // BT-25
+  for (const p of invoice.precedingInvoices) {
+    const el = ram(settlement, 'InvoiceReferencedDocument');
+    text(el, 'IssuerAssignedID', p.number); // BT-25
+    date(el, 'FormattedIssueDateTime', p.date, 'qdt'); // BT-26
+  }
 }
 
 /** BG-23, in the D16B TradeTaxType order (the exemption reason sits between the type and the basis). */

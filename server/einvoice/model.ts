@@ -5,8 +5,21 @@
 import type { TaxCategoryCode } from '../documents/model';
 import type { Decimal } from '../money/totals';
 
-/** `peppol`: Peppol BIS Billing 3.0 (UBL only); `en16931`: the bare norm; `xrechnung`: XRechnung 3.0 (KoSIT). */
-export type Profile = 'peppol' | 'en16931' | 'xrechnung';
+/** `peppol`: Peppol BIS Billing 3.0 (UBL only); `en16931`: the bare norm (Factur-X EN 16931 in CII); `xrechnung`:
+ * XRechnung 3.0 (KoSIT); `minimum`, `basic_wl`, `basic`, `extended`: the other Factur-X / ZUGFeRD profiles (CII only). */
+export type Profile = 'peppol' | 'en16931' | 'xrechnung' | 'minimum' | 'basic_wl' | 'basic' | 'extended';
+
+/** An identifier with its optional scheme (ISO/IEC 6523 ICD, UNTDID 1153, EAS: as the term says). */
+export interface Identifier {
+  id: string;
+  scheme?: string;
+}
+
+/** A period (BG-14, BG-26): ISO dates, at least one. */
+export interface Period {
+  start?: string;
+  end?: string;
+}
 
 /** UNCL5305 VAT categories (the schema's list): S standard, Z zero rated, E exempt, AE reverse charge, K
  * intra-community, G export, O not subject to VAT, L Canary Islands (IGIC), M Ceuta and Melilla (IPSI). */
@@ -56,27 +69,39 @@ export interface Party {
   /** BT-34 / BT-49 electronic address, with its EAS scheme. */
   endpoint?: { scheme: string; id: string };
   address: Address;
+  /** BT-28 / BT-45 */
+  tradingName?: string;
+  /** BT-29 seller identifiers (several) / BT-46 buyer identifier (one). */
+  identifiers?: Identifier[];
   /** BT-31 / BT-48 */
   vatId?: string;
-  /** BT-30 / BT-47 legal registration identifier. */
-  companyId?: string;
+  /** BT-32 the seller's tax registration identifier (not VAT). */
+  taxRegistrationId?: string;
+  /** BT-30 / BT-47 legal registration identifier, with its ICD scheme (BT-30-1 / BT-47-1). */
+  companyId?: Identifier;
+  /** BT-33 additional legal information (seller). */
+  legalInfo?: string;
   /** BG-6 / BG-9 contact: BT-41/56 name, BT-42/57 phone, BT-43/58 e-mail. */
   contact?: { name?: string; phone?: string; email?: string };
 }
 
-/** BG-20 document level allowance / BG-21 document level charge. */
-export interface AllowanceCharge {
+/** BG-27 line allowance / BG-28 line charge. A reason, a reason code or both (BR-42, BR-44). */
+export interface LineAllowanceCharge {
   charge: boolean;
-  /** BT-92 / BT-99 */
+  /** BT-136 / BT-141 */
   amount: Decimal;
-  /** BT-93 / BT-100 with BT-94 / BT-101: the base and percentage a percent adjustment was computed from. */
+  /** BT-137 / BT-142 with BT-138 / BT-143: the base and percentage a percent adjustment was computed from. */
   base?: Decimal;
   percent?: Decimal;
-  /** BT-97 / BT-104 */
-  reason: string;
-  /** BT-98 (UNCL5189) / BT-105 (UNCL7161) */
-  reasonCode: string;
-  /** BT-95/96 or BT-102/103 */
+  /** BT-139 / BT-144 */
+  reason?: string;
+  /** BT-140 (UNCL5189) / BT-145 (UNCL7161) */
+  reasonCode?: string;
+}
+
+/** BG-20 document level allowance / BG-21 document level charge (BT-92 … BT-105): a line adjustment with a VAT
+ * category (BT-95/96, BT-102/103). */
+export interface AllowanceCharge extends LineAllowanceCharge {
   vat: VatCategory;
 }
 
@@ -84,19 +109,89 @@ export interface AllowanceCharge {
 export interface Line {
   /** BT-126 */
   id: string;
+  /** BT-127 */
+  note?: string;
+  /** BT-128 invoiced object identifier, with its UNTDID 1153 scheme. */
+  objectId?: Identifier;
   /** BT-129, with BT-130 unit (UN/ECE Rec 20; C62 "one"). */
   quantity: Decimal;
   unitCode: string;
-  /** BT-131: quantity × price, rounded. */
+  /** BT-131: quantity × price ÷ base quantity, less the line's allowances, plus its charges, rounded. */
   net: Decimal;
+  /** BT-132 referenced purchase order line. */
+  orderLineReference?: string;
+  /** BT-133 buyer accounting reference. */
+  accountingReference?: string;
+  /** BG-26 line period. */
+  period?: Period;
+  /** BG-27 / BG-28 */
+  allowancesCharges?: LineAllowanceCharge[];
   /** BT-146: never negative (BR-27): a credit line is a negative quantity. */
   price: Decimal;
+  /** BT-147 price discount and BT-148 gross price (with the discount the gross less the net price). */
+  grossPrice?: Decimal;
+  priceDiscount?: Decimal;
+  /** BT-149 price base quantity (BT-150 its unit: the line's). */
+  baseQuantity?: Decimal;
   /** BT-153 */
   name: string;
   /** BT-154 */
   description?: string;
+  /** BT-155 seller's, BT-156 buyer's item identifier. */
+  sellerItemId?: string;
+  buyerItemId?: string;
+  /** BT-157 standard item identifier with its ICD scheme (required). */
+  standardItemId?: Required<Identifier>;
+  /** BT-158 classifications: scheme (UNTDID 7143) and its version. */
+  classifications?: { id: string; scheme: string; version?: string }[];
+  /** BT-159 */
+  originCountry?: string;
+  /** BG-32 item attributes (BT-160 name, BT-161 value). */
+  attributes?: { name: string; value: string }[];
   /** BT-151 / BT-152 */
   vat: VatCategory;
+}
+
+/** BG-10 payee (when it is not the seller). */
+export interface Payee {
+  /** BT-59 */
+  name: string;
+  /** BT-60 with its scheme */
+  id?: Identifier;
+  /** BT-61 with its scheme */
+  companyId?: Identifier;
+}
+
+/** BG-11 seller tax representative, with BG-12 its address. */
+export interface TaxRepresentative {
+  /** BT-62 */
+  name: string;
+  /** BT-63 */
+  vatId: string;
+  address: Address;
+}
+
+/** BG-13 delivery information: BT-70 party name, BT-71 location (with its scheme), BT-72 date, BG-15 address. */
+export interface Delivery {
+  name?: string;
+  locationId?: Identifier;
+  date?: string;
+  address?: Address;
+}
+
+/** BG-24 additional supporting document. */
+export interface SupportingDocument {
+  /** BT-122 */
+  id: string;
+  /** BT-123 */
+  description?: string;
+  /** BT-124 external location. */
+  url?: string;
+  /** BT-125 the attached file, base64, with its MIME code and file name. Absent with `pdf`: the service's own PDF,
+   * written where the PDF is known (UBL). */
+  content?: { base64: string; mimeCode: string; filename: string };
+  /** The document's own PDF rendering, filled in by the writer (PDF_PLACEHOLDER in UBL). */
+  pdf?: { filename: string };
 }
 
 /** BG-16 payment instructions. */
@@ -110,6 +205,10 @@ export interface PaymentInstructions {
   iban?: string;
   accountName?: string;
   bic?: string;
+  /** BG-18 payment card: BT-87 the last digits of its number, BT-88 its holder. */
+  card?: { number: string; holder?: string };
+  /** BG-19 direct debit: BT-89 mandate reference, BT-90 creditor identifier, BT-91 debited account. */
+  directDebit?: { mandateReference?: string; creditorId?: string; debitedAccount?: string };
   /** Payment links, each as a note to the payer (name: url). */
   notes: string[];
 }
@@ -117,6 +216,8 @@ export interface PaymentInstructions {
 /** The invoice (BG-0). */
 export interface EInvoice {
   profile: Profile;
+  /** BT-23 business process, when the request or the profile states one. */
+  businessProcess?: string;
   /** BT-3: 380 commercial invoice (invoice, receipt), 381 credit note. */
   typeCode: '380' | '381';
   /** BT-1 */
@@ -124,20 +225,41 @@ export interface EInvoice {
   /** BT-2 / BT-9, ISO dates. */
   issueDate: string;
   dueDate?: string;
+  /** BT-7 VAT point date (ISO) or BT-8 its UNTDID 2005 code; never both (BR-CO-3). */
+  taxPointDate?: string;
+  taxPointDateCode?: '3' | '35' | '432';
   /** BT-5 */
   currency: string;
+  /** BT-6 with BT-111: the VAT accounting currency and the VAT total in it. */
+  taxCurrency?: { code: string; tax: Decimal; minorUnits: number };
   /** BT-10 (XRechnung: the Leitweg-ID). */
   buyerReference?: string;
-  /** BT-13 purchase order reference. */
+  /** BT-11 project, BT-12 contract, BT-13 purchase order, BT-14 sales order, BT-15 receiving advice, BT-16 despatch
+   * advice, BT-17 tender or lot, BT-19 buyer accounting reference. */
+  projectReference?: string;
+  contractReference?: string;
   orderReference?: string;
-  /** BT-25 preceding invoice (a receipt's or credit note's invoice). */
-  precedingInvoice?: string;
-  /** BT-22 notes. */
-  notes: string[];
+  salesOrderReference?: string;
+  receivingAdvice?: string;
+  despatchAdvice?: string;
+  tenderReference?: string;
+  buyerAccountingReference?: string;
+  /** BT-18 invoiced object identifier, with its UNTDID 1153 scheme. */
+  invoicedObject?: Identifier;
+  /** BG-3 preceding invoices: BT-25 number, BT-26 ISO date. */
+  precedingInvoices: { number: string; date?: string }[];
+  /** BG-1 notes: BT-21 subject code, BT-22 text. */
+  notes: { subjectCode?: string; text: string }[];
   /** BT-20 payment terms. */
   paymentTerms?: string;
+  /** BG-14 invoicing period. */
+  period?: Period;
   seller: Party;
   buyer: Party;
+  payee?: Payee;
+  taxRepresentative?: TaxRepresentative;
+  /** BG-13 */
+  delivery?: Delivery;
   payment?: PaymentInstructions;
   allowancesCharges: AllowanceCharge[];
   vatBreakdown: VatBreakdown[];
@@ -156,12 +278,15 @@ export interface EInvoice {
     taxInclusive: Decimal;
     /** BT-113 (absent when zero) */
     prepaid?: Decimal;
+    /** BT-114 (absent when zero) */
+    rounding?: Decimal;
     /** BT-115 */
     payable: Decimal;
   };
   lines: Line[];
-  /** BG-24: the PDF rendering attached (UBL; CII carries none, Factur-X carries the XML in the PDF instead). */
-  attachment?: { id: string; description: string; filename: string; mimeCode: 'application/pdf' };
+  /** BG-24 supporting documents: the request's, and first the PDF rendering when attached (UBL with embed_pdf;
+   * CII carries none of its own, Factur-X carries the XML in the PDF instead). */
+  documents: SupportingDocument[];
   /** Decimal places of the currency (amounts are written with exactly this many). */
   minorUnits: number;
 }

@@ -9,7 +9,7 @@ import type { XsdValidator } from './xsd-validator';
 import { buildCii } from './cii';
 import type { MapInput } from './map';
 import type { EInvoice } from './model';
-import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl';
+import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build';
 
 /** What making an e-invoice needs from the pipeline. */
 export interface EInvoiceContext {
@@ -43,12 +43,17 @@ async function checked(xsd: XsdValidator, xml: string, root: Parameters<XsdValid
   if (xsdErrors.length > 0) throw new EInvoiceSchemaError(root, xsdErrors);
 }
 
-/** UBL 2.1 with the PDF of the same request inside (profile peppol unless the request names another). */
+/** UBL 2.1 with the PDF of the same request inside (profile peppol unless the request names another); without it,
+ * and without printing, when the request says `e_invoice.embed_pdf: false`. */
 export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
-  const ubl = buildUbl(ctx.map('ubl', 'peppol', ctx.filename));
-  const { pdf } = await ctx.print();
-  const base64 = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('base64');
-  const xml = ubl.xml.replace(PDF_PLACEHOLDER, () => base64);
+  const embed = ctx.doc.e_invoice?.embed_pdf !== false;
+  const ubl = buildUbl(ctx.map('ubl', 'peppol', embed ? ctx.filename : undefined));
+  let xml = ubl.xml;
+  if (embed) {
+    const { pdf } = await ctx.print();
+    const base64 = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('base64');
+    xml = xml.replace(PDF_PLACEHOLDER, () => base64);
+  }
   await checked(ctx.xsd, xml, ubl.root);
   return { xml, root: ubl.root, filename: xmlName(ctx.filename) };
 }

@@ -1,8 +1,10 @@
 // Parties of an e-invoice (decisions §8): from the free-text `from` / `to` (first line the name, then up to three address
 // lines, a `VAT ID: …` line the VAT identifier whose prefix gives the country), overridden field by field by the
-// structured `e_invoice.seller` / `e_invoice.buyer`. Pure functions; no XML here.
+// structured `e_invoice.seller` / `e_invoice.buyer`, then as the model's BG-4 / BG-7 (modelParty). Pure functions; no XML
+// here.
 import type { EInvoiceParty } from '../documents/model';
 import { isCountryCode } from '../documents/country';
+import type { Party } from './model';
 
 export interface UblParty {
   name: string;
@@ -52,6 +54,7 @@ export function partyFrom(freeText: string, structured: EInvoiceParty = {}): Ubl
   const structuredAddress = [
     structured.street,
     structured.additional_street,
+    structured.address_line_3,
     structured.city,
     structured.postal_code,
     structured.region,
@@ -69,6 +72,7 @@ export function partyFrom(freeText: string, structured: EInvoiceParty = {}): Ubl
   if (structuredAddress) {
     party.street = structured.street;
     party.additionalStreet = structured.additional_street;
+    party.addressLine = structured.address_line_3;
     party.city = structured.city;
     party.postalZone = structured.postal_code;
     party.region = structured.region;
@@ -76,4 +80,31 @@ export function partyFrom(freeText: string, structured: EInvoiceParty = {}): Ubl
     [party.street, party.additionalStreet, party.addressLine] = address.slice(0, 3);
   }
   return party;
+}
+
+/** The party of the EN 16931 model (BG-4 seller, BG-7 buyer): the free text read as above, with every structured
+ * term of the request (trading name, identifiers, legal and tax registration, contact). */
+export function modelParty(freeText: string, structured: EInvoiceParty = {}): Party {
+  const p = partyFrom(freeText, structured);
+  const contact = p.contactName || p.phone || p.email ? { name: p.contactName, phone: p.phone, email: p.email } : undefined;
+  return {
+    name: p.name,
+    tradingName: structured.trading_name,
+    identifiers: structured.identifiers?.map((i) => ({ id: i.id, scheme: i.scheme })),
+    endpoint: p.endpoint,
+    address: {
+      street: p.street,
+      additionalStreet: p.additionalStreet,
+      line3: p.addressLine,
+      city: p.city,
+      postalCode: p.postalZone,
+      region: p.region,
+      country: p.country,
+    },
+    vatId: p.vatId,
+    taxRegistrationId: structured.tax_registration_id,
+    companyId: p.companyId ? { id: p.companyId, scheme: structured.company_id_scheme } : undefined,
+    legalInfo: structured.legal_info,
+    contact,
+  };
 }

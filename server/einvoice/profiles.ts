@@ -4,26 +4,90 @@
 import type { FieldProblem } from '../errors';
 import type { EInvoice, Party, Profile } from './model';
 
-/** BT-24 (UBL CustomizationID, CII GuidelineSpecifiedDocumentContextParameter). */
-export const SPECIFICATION_ID: Record<Profile, string> = {
-  peppol: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
-  en16931: 'urn:cen.eu:en16931:2017',
-  xrechnung: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+/** The Factur-X / ZUGFeRD conformance levels (the XMP's fx:ConformanceLevel). */
+export type FacturXLevel = 'MINIMUM' | 'BASIC WL' | 'BASIC' | 'EN 16931' | 'EXTENDED' | 'XRECHNUNG';
+
+/** What one specification is: a row of the one table every output reads (no branch on a profile name elsewhere). */
+export interface ProfileRow {
+  /** BT-24 (UBL CustomizationID, CII GuidelineSpecifiedDocumentContextParameter). */
+  specification: string;
+  /** BT-23 business process (UBL ProfileID, CII BusinessProcessSpecifiedDocumentContextParameter), when stated. */
+  businessProcess?: string;
+  /** The syntaxes it is made in. */
+  syntaxes: readonly ('ubl' | 'cii')[];
+  /** Factur-X: the conformance level, the name of the XML inside the PDF, and the XSD the CII is checked against. */
+  facturX?: {
+    level: FacturXLevel;
+    attachment: 'factur-x.xml' | 'xrechnung.xml';
+    xsd: 'CrossIndustryInvoice' | 'FacturX-MINIMUM' | 'FacturX-BASICWL' | 'FacturX-BASIC' | 'FacturX-EN16931' | 'FacturX-EXTENDED';
+  };
+  /** Whether the invoice lines are written (MINIMUM and BASIC WL carry the document level only). */
+  lines: boolean;
+  /** Whether it is a full EN 16931 invoice (MINIMUM and BASIC WL are not: they are not valid invoices in the EU's
+   * sense, and the norm's rules do not apply to them). */
+  en16931: boolean;
+}
+
+const PEPPOL_BILLING = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+
+/** Every specification, by its `e_invoice.profile` name. */
+export const PROFILES: Record<Profile, ProfileRow> = {
+  peppol: {
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+    businessProcess: PEPPOL_BILLING,
+    syntaxes: ['ubl'],
+    lines: true,
+    en16931: true,
+  },
+  en16931: {
+    specification: 'urn:cen.eu:en16931:2017',
+    syntaxes: ['ubl', 'cii'],
+    facturX: { level: 'EN 16931', attachment: 'factur-x.xml', xsd: 'FacturX-EN16931' },
+    lines: true,
+    en16931: true,
+  },
+  xrechnung: {
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+    businessProcess: PEPPOL_BILLING,
+    syntaxes: ['ubl', 'cii'],
+    facturX: { level: 'XRECHNUNG', attachment: 'xrechnung.xml', xsd: 'CrossIndustryInvoice' },
+    lines: true,
+    en16931: true,
+  },
+  minimum: {
+    specification: 'urn:factur-x.eu:1p0:minimum',
+    syntaxes: ['cii'],
+    facturX: { level: 'MINIMUM', attachment: 'factur-x.xml', xsd: 'FacturX-MINIMUM' },
+    lines: false,
+    en16931: false,
+  },
+  basic_wl: {
+    specification: 'urn:factur-x.eu:1p0:basicwl',
+    syntaxes: ['cii'],
+    facturX: { level: 'BASIC WL', attachment: 'factur-x.xml', xsd: 'FacturX-BASICWL' },
+    lines: false,
+    en16931: false,
+  },
+  basic: {
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic',
+    syntaxes: ['cii'],
+    facturX: { level: 'BASIC', attachment: 'factur-x.xml', xsd: 'FacturX-BASIC' },
+    lines: true,
+    en16931: true,
+  },
+  extended: {
+    specification: 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended',
+    syntaxes: ['cii'],
+    facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED' },
+    lines: true,
+    en16931: true,
+  },
 };
 
-/** BT-23 business process (UBL ProfileID, CII BusinessProcessSpecifiedDocumentContextParameter): Peppol's billing
- * process, which XRechnung documents state too; the bare norm states none. */
-export const BUSINESS_PROCESS: Partial<Record<Profile, string>> = {
-  peppol: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
-  xrechnung: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
-};
-
-/** The syntaxes each profile is made in: Peppol BIS is UBL only. */
-export const SYNTAXES: Record<Profile, readonly ('ubl' | 'cii')[]> = {
-  peppol: ['ubl'],
-  en16931: ['ubl', 'cii'],
-  xrechnung: ['ubl', 'cii'],
-};
+/** BT-24 of each profile. */
+export const SPECIFICATION_ID: Record<Profile, string> = Object.fromEntries(
+  Object.entries(PROFILES).map(([name, row]) => [name, row.specification]),
+) as Record<Profile, string>;
 
 /** The electronic address schemes Peppol delivers to (Peppol BIS Billing 3.0.19, rule PEPPOL-EN16931-CL008): the
  * CEF EAS list of the schema less e-mail and the other non-numeric schemes (EM, AN, AQ, AS, AU) and a few numeric ones. */
@@ -54,10 +118,16 @@ function xrechnungParty(party: Party, role: 'seller' | 'buyer', out: FieldProble
 /** Every requirement of the invoice's profile it does not meet, named by the request's fields. */
 export function profileProblems(invoice: EInvoice, syntax: 'ubl' | 'cii'): FieldProblem[] {
   const out: FieldProblem[] = [];
-  if (!SYNTAXES[invoice.profile].includes(syntax)) {
+  const row = PROFILES[invoice.profile];
+  if (!row.syntaxes.includes(syntax)) {
+    const made = row.syntaxes.join(' and ').toUpperCase();
+    const instead = Object.entries(PROFILES)
+      .filter(([, r]) => r.syntaxes.includes(syntax))
+      .map(([n]) => n)
+      .join(', ');
     out.push({
       field: 'e_invoice.profile',
-      message: `e_invoice.profile ${invoice.profile} is made in ${SYNTAXES[invoice.profile].join(' and ').toUpperCase()} only; use en16931 or xrechnung`,
+      message: `e_invoice.profile ${invoice.profile} is made in ${made} only; for ${syntax.toUpperCase()} use ${instead}`,
     });
     return out;
   }

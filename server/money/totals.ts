@@ -18,9 +18,24 @@ export interface Adjustment {
   shown: boolean;
 }
 
+/** A line's allowance or charge (EN 16931 BG-27 / BG-28): its amount, rounded, and the percentage and base it was
+ * computed from when it is a percentage. */
+export interface LineAdjustment {
+  charge: boolean;
+  amount: Decimal;
+  base?: Decimal;
+  percent?: Decimal;
+  reason?: string;
+  reasonCode?: string;
+}
+
 export interface LineTotal {
   quantity: Decimal;
   unitCost: Decimal;
+  /** How many units unit_cost is the price of (price_base_quantity, BT-149), when sent. */
+  baseQuantity?: Decimal;
+  /** The line's allowances and charges, in the order sent (allowances first). */
+  adjustments: LineAdjustment[];
   /** quantity × unit_cost, rounded to minor units: the charge of the line. */
   amount: Decimal;
   /** Statement lines: the payment on this line (0 when none). */
@@ -118,7 +133,7 @@ export function computeTotals(input: TotalsInput): Totals {
     payments = payments.add(payment);
     totalQuantity = totalQuantity.add(quantity);
     running = running.add(amount).sub(payment);
-    return { quantity, unitCost, amount, payment, runningBalance: running };
+    return { quantity, unitCost, adjustments: [], amount, payment, runningBalance: running };
   });
 
   const discount = adjustment(input.fields.discounts, input.discounts, subtotal, digits);

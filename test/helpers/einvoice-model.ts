@@ -42,7 +42,7 @@ export const SELLER: Party = {
   name: 'Nordlicht Software GmbH',
   address: { street: 'Hafenstraße 12', city: 'Hamburg', postalCode: '20457', country: 'DE' },
   vatId: 'DE123456789',
-  companyId: 'HRB 123456',
+  companyId: { id: 'HRB 123456' },
   contact: { name: 'Jana Berger', phone: '+49 40 1234567', email: 'billing@nordlicht.example' },
 };
 
@@ -65,7 +65,7 @@ export const FR_SELLER: Party = {
     country: 'FR',
   },
   vatId: 'FR32123456789',
-  companyId: '123456789',
+  companyId: { id: '123456789', scheme: '0002' },
 };
 export const FR_BUYER: Party = {
   ...BUYER,
@@ -132,6 +132,8 @@ export function makeInvoice(spec: InvoiceSpec): EInvoice {
     dueDate: '2026-04-01',
     currency: 'EUR',
     notes: [],
+    precedingInvoices: [],
+    documents: [],
     seller: SELLER,
     buyer: BUYER,
     payment: { code: '58', iban: 'DE02120300000000202051', accountName: 'Nordlicht Software GmbH', bic: 'BYLADEM1001', notes: [] },

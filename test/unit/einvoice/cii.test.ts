@@ -24,7 +24,7 @@ const CASES: [string, EInvoice, (xml: string) => void][] = [
         { quantity: '3', price: '49.90', vat: S19, name: 'Support hours', description: 'March 2026' },
         { quantity: '1', price: '120', vat: S19, name: 'Licence' },
       ],
-      notes: ['Thank you for your business.'],
+      notes: [{ text: 'Thank you for your business.' }],
       orderReference: 'PO-7781',
       buyerReference: 'KD-0042',
       paymentTerms: 'Net 30 days',
@@ -110,7 +110,7 @@ const CASES: [string, EInvoice, (xml: string) => void][] = [
     makeInvoice({
       typeCode: '381',
       number: 'GS-2026-0007',
-      precedingInvoice: 'RE-2026-0042',
+      precedingInvoices: [{ number: 'RE-2026-0042' }],
       dueDate: undefined,
       lines: [{ quantity: '1', price: '120', vat: S19, name: 'Licence (returned)' }],
     }),

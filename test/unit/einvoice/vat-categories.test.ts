@@ -25,6 +25,7 @@ function doc(fields: Partial<DocumentRequest>): DocumentRequest {
     items: [{ name: 'Consulting', quantity: 1, unit_cost: 100 }],
     fields: OFF,
     payment_methods: [],
+    preceding_invoices: [],
     labels: {},
     ...fields,
   };
