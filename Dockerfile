@@ -26,6 +26,7 @@ COPY --from=build /app/dist dist
 COPY --from=build /app/vendor vendor
 COPY package.json ./
 COPY schemas/ schemas/
+COPY codes/ codes/
 COPY locales/ locales/
 COPY templates/ templates/
 COPY themes/ themes/

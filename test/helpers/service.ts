@@ -18,7 +18,7 @@ export function tempDir(prefix: string): string {
 }
 
 /** A copy of the project's data files (and a link to its node_modules) to change without touching the repository. */
-export function copyProjectData(dirs = ['schemas', 'locales', 'templates', 'themes', 'examples']): string {
+export function copyProjectData(dirs = ['schemas', 'codes', 'locales', 'templates', 'themes', 'examples']): string {
   const root = tempDir('project');
   for (const dir of dirs) fs.cpSync(path.join(projectRoot(), dir), path.join(root, dir), { recursive: true });
   fs.symlinkSync(path.join(projectRoot(), 'node_modules'), path.join(root, 'node_modules'));
