@@ -401,6 +401,10 @@ export interface LineItem {
    * @maxItems 10
    */
   taxes?: RequiredText[];
+  /**
+   * The line's identifier in an e-invoice (BT-126); by default its position: 1, 2, 3 …
+   */
+  line_id?: string;
 }
 /**
  * The line's invoicing period (BG-26: BT-134, BT-135).

@@ -16,7 +16,7 @@ export function linesOf(doc: DocumentRequest, totals: Totals, vat: VatCategory[]
     const price = negativePrice ? t.unitCost.neg() : t.unitCost;
     const grossPrice = item.gross_price === undefined ? undefined : new Decimal(item.gross_price);
     return {
-      id: String(i + 1),
+      id: item.line_id ?? String(i + 1),
       note: item.note,
       objectId: item.object_id ? { id: item.object_id.id, scheme: item.object_id.scheme } : undefined,
       quantity: negativePrice ? t.quantity.neg() : t.quantity,
