@@ -163,10 +163,6 @@ export type SubtotalToggle = true | false | '%';
 export type NonNegativeAmount = number;
 export type LongText = string;
 /**
- * UNCL5305 VAT category: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
- */
-export type TaxCategory = 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
-/**
  * A document level allowance (BG-20).
  */
 export type DocumentAllowance = {
@@ -193,7 +189,7 @@ export type DocumentAllowance = {
      */
     base_amount?: number;
     /**
-     * UNCL5305 VAT category: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
+     * The VAT category of the allowance (BT-95); by default it is shared across the lines' categories like the discount.
      */
     tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
     /**
@@ -231,7 +227,7 @@ export type DocumentCharge = {
      */
     base_amount?: number;
     /**
-     * UNCL5305 VAT category: S standard, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export, O not subject to VAT, L Canary Islands IGIC, M Ceuta and Melilla IPSI
+     * The VAT category of the charge (BT-102); by default it is shared across the lines' categories like the discount.
      */
     tax_category?: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O' | 'L' | 'M';
     /**
@@ -734,7 +730,7 @@ export interface EInvoice {
    */
   vat_point_date_code?: '3' | '35' | '432';
   /**
-   * Exemption reasons per VAT category (E, AE, K, G, O, Z), replacing tax_exemption_reason for that category
+   * Exemption reasons per VAT category without VAT (E, AE, K, G, O), replacing tax_exemption_reason for that category
    *
    * @maxItems 10
    *
@@ -743,7 +739,10 @@ export interface EInvoice {
   tax_exemptions?: ({
     [k: string]: unknown;
   } & {
-    category: TaxCategory;
+    /**
+     * The VAT category without VAT the reason is for (BT-118): E, AE, K, G or O
+     */
+    category: 'E' | 'AE' | 'K' | 'G' | 'O';
     /**
      * Why no VAT is charged in the category (BT-120)
      */

@@ -39,9 +39,14 @@ export function invoiceVat(doc: DocumentRequest, totals: Totals, anyVatId: boole
   const problems: FieldProblem[] = [];
   const exemption = (code: VatCategoryCode): Pick<VatBreakdown, 'exemptionReason' | 'exemptionReasonCode'> => {
     if (CHARGING.has(code) || code === 'Z') return {};
+    // The category's own reason (tax_exemptions), else the document's, else the category's default.
+    const own = e.tax_exemptions?.find((x) => x.category === code);
+    const given = own
+      ? { reason: own.reason, code: own.reason_code }
+      : { reason: e.tax_exemption_reason, code: e.tax_exemption_reason_code };
     const fallback = DEFAULT_EXEMPTIONS[code];
-    const reason = e.tax_exemption_reason ?? (e.tax_exemption_reason_code ? undefined : fallback?.reason);
-    const reasonCode = e.tax_exemption_reason_code ?? (e.tax_exemption_reason ? undefined : fallback?.code);
+    const reason = given.reason ?? (given.code ? undefined : fallback?.reason);
+    const reasonCode = given.code ?? (given.reason ? undefined : fallback?.code);
     if (!reason && !reasonCode) {
       problems.push({
         field: 'e_invoice.tax_exemption_reason',
