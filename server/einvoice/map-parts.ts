@@ -74,10 +74,16 @@ export function deliveryOf(e: Structured, date: string | undefined): Delivery | 
   };
 }
 
-/** BG-1: the document's notes and terms as one note (Peppol allows one note without a subject), then e_invoice.notes. */
-export function notesOf(doc: DocumentRequest): EInvoice['notes'] {
+/** BG-1: the document's notes and terms as one note, then e_invoice.notes; all in one note where the profile allows
+ * one (`single`), each subject code kept as the norm's `#code#` prefix of its text (BR-CL-08 reads the first). */
+export function notesOf(doc: DocumentRequest, single = false): EInvoice['notes'] {
   const text = [doc.notes, doc.terms].filter(Boolean).join('\n\n');
-  return [...(text ? [{ text }] : []), ...(doc.e_invoice?.notes ?? []).map((n) => ({ subjectCode: n.subject_code, text: n.text }))];
+  const notes: EInvoice['notes'] = [
+    ...(text ? [{ text }] : []),
+    ...(doc.e_invoice?.notes ?? []).map((n) => ({ subjectCode: n.subject_code, text: n.text })),
+  ];
+  if (!single || notes.length <= 1) return notes;
+  return [{ text: notes.map((n) => (n.subjectCode ? `#${n.subjectCode}#${n.text}` : n.text)).join('\n\n') }];
 }
 
 /** BG-24: the PDF rendering first (when one is attached), then the request's supporting documents. */

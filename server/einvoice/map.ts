@@ -89,7 +89,7 @@ export function toEInvoice(input: MapInput): EInvoice {
     orderReference: doc.purchase_order && isInvoice ? doc.purchase_order : undefined,
     ...referencesOf(e),
     precedingInvoices: [...preceding, ...doc.preceding_invoices.map((p, i) => ({ number: p.number, date: when.preceding[i] }))],
-    notes: notesOf(doc),
+    notes: notesOf(doc, PROFILES[profile].singleNote),
     paymentTerms: terms ?? (dueWithoutTerms ? 'Payment due on receipt' : undefined),
     period: when.period,
     seller,

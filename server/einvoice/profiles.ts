@@ -23,6 +23,7 @@ export interface ProfileRow {
   };
   /** Whether the invoice lines are written (MINIMUM and BASIC WL carry the document level only). */
   lines: boolean;
+  singleNote?: boolean;
   /** Whether it is a full EN 16931 invoice (MINIMUM and BASIC WL are not: they are not valid invoices in the EU's
    * sense, and the norm's rules do not apply to them). */
   en16931: boolean;
@@ -37,6 +38,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     businessProcess: PEPPOL_BILLING,
     syntaxes: ['ubl'],
     lines: true,
+    singleNote: true,
     en16931: true,
   },
   en16931: {
