@@ -23,10 +23,12 @@ export interface BodyLimits {
   maxValues: number;
 }
 
-/** The most values a document within `maxItems` and `maxCustomFields` can need: a line item is an object of at
- * most 9 fields, a custom field 3 values, and the rest of a document (parties, labels, e_invoice) fewer than 300. */
+/** The most values a document within `maxItems` and `maxCustomFields` can reasonably need: a line item with every
+ * EN 16931 term of a line (about 25 fields, a few identifiers, classifications, attributes and adjustments) fits in
+ * 40, a custom field in 3, and the rest of a document (parties, labels, every e_invoice group with its lists) in
+ * 1,500. */
 export function maxBodyValues(maxItems: number, maxCustomFields: number): number {
-  return maxItems * 12 + maxCustomFields * 3 + 300;
+  return maxItems * 40 + maxCustomFields * 3 + 1500;
 }
 
 /** The top-level field of a form key: `items` of `items[3][name]`. */
