@@ -639,7 +639,9 @@ export interface EInvoice {
    *
    * Items: A supporting document (BG-24): a reference, with an URL or an attached file
    */
-  attachments?: {
+  attachments?: ({
+    [k: string]: unknown;
+  } & {
     /**
      * Supporting document reference (BT-122)
      */
@@ -670,7 +672,7 @@ export interface EInvoice {
      * Its file name (BT-125-2)
      */
     filename?: string;
-  }[];
+  })[];
   /**
    * Contract reference (BT-12)
    */
