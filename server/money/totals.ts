@@ -1,12 +1,21 @@
 // Totals (decisions §2): the one computation of every amount a document shows, shared by the PDF and the UBL.
-// Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units.
-// Also decides which total lines are shown. Must not format for display (render/format.ts does) or read labels.
+// Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units: the
+// lines (lines.ts), the discount, the document allowances and charges (document-adjustments.ts), the tax (one, by
+// VAT rate in vat.ts, or several in taxes.ts), shipping, the tax in the VAT accounting currency and the rounding of
+// the amount due. Also decides which total lines are shown. Must not format for display (render/format.ts does) or
+// read labels.
 import type { DocumentRequest, SubtotalMode, TaxCategoryCode } from '../documents/model';
 import { minorUnits } from '../documents/currency';
+import { errors } from '../errors';
 import { Decimal, roundMoney } from './decimal';
+import { documentAdjustments, sumOf, type DocumentAdjustment, type SentDocumentAdjustment } from './document-adjustments';
+import { dec, lineTotals, type LineInput, type LineTotal } from './lines';
+import { checkTaxes, mixProblems, severalTaxes, taxesProblems, type SentTax, type SeveralTaxes } from './taxes';
 import { splitVat, type VatSplit } from './vat';
 
 export { Decimal, roundMoney };
+export type { LineAdjustment, LineTotal } from './lines';
+export type { DocumentAdjustment } from './document-adjustments';
 
 export interface Adjustment {
   /** `percent`: `rate` is a percentage of the base; `flat`: the amount as sent; `off`: no line. */
@@ -16,32 +25,6 @@ export interface Adjustment {
   amount: Decimal;
   /** Whether the document shows this line ("null or zero is omitted"). */
   shown: boolean;
-}
-
-/** A line's allowance or charge (EN 16931 BG-27 / BG-28): its amount, rounded, and the percentage and base it was
- * computed from when it is a percentage. */
-export interface LineAdjustment {
-  charge: boolean;
-  amount: Decimal;
-  base?: Decimal;
-  percent?: Decimal;
-  reason?: string;
-  reasonCode?: string;
-}
-
-export interface LineTotal {
-  quantity: Decimal;
-  unitCost: Decimal;
-  /** How many units unit_cost is the price of (price_base_quantity, BT-149), when sent. */
-  baseQuantity?: Decimal;
-  /** The line's allowances and charges, in the order sent (allowances first). */
-  adjustments: LineAdjustment[];
-  /** quantity × unit_cost, rounded to minor units: the charge of the line. */
-  amount: Decimal;
-  /** Statement lines: the payment on this line (0 when none). */
-  payment: Decimal;
-  /** Statement lines: opening balance plus every charge minus every payment so far. */
-  runningBalance: Decimal;
 }
 
 export interface Totals {
@@ -54,17 +37,30 @@ export interface Totals {
   discount: Adjustment;
   tax: Adjustment;
   shipping: Adjustment;
-  /** The subtotal after the discount: the base of a percent tax and a percent shipping charge. */
+  /** The subtotal after the discount: the base of a percent shipping charge. */
   afterDiscount: Decimal;
-  /** The total without tax (after the discount, with shipping). */
+  /** e_invoice.allowances and .charges (BG-20, BG-21), allowances first, in the order sent. */
+  documentAdjustments: DocumentAdjustment[];
+  /** Their sums (without the discount and the shipping). */
+  allowances: Decimal;
+  charges: Decimal;
+  /** afterDiscount − allowances + charges: the base of a percent document tax. */
+  taxBase: Decimal;
+  /** The total without tax (taxBase with shipping). */
   taxExclusive: Decimal;
   /** Statements: the sum of line payments. */
   payments: Decimal;
   total: Decimal;
   /** amount_paid, or amount_refunded on a credit note; the opening balance on a statement. */
   amountPaid: Decimal;
+  /** e_invoice.rounding_amount (BT-114), added to the amount due. */
+  rounding: Decimal;
   balance: Decimal;
-  show: { subtotal: boolean; amountPaid: boolean; payments: boolean };
+  show: { subtotal: boolean; amountPaid: boolean; payments: boolean; rounding: boolean };
+  /** Several taxes (`taxes`), one line each; the tax's amount is their sum. */
+  taxes?: SeveralTaxes;
+  /** BT-6 and BT-111: the VAT total in the VAT accounting currency, rounded to its minor units. */
+  taxCurrency?: { code: string; tax: Decimal; minorUnits: number };
   /** The tax by rate (money/vat.ts): one group for a document tax, a group per rate and category for line rates. */
   vat: VatSplit;
 }
@@ -72,24 +68,28 @@ export interface Totals {
 export interface TotalsInput {
   type?: DocumentRequest['type'];
   currency: string;
-  items: ReadonlyArray<{
-    quantity?: number | string;
-    unit_cost?: number | string;
-    payment?: number | string;
-    /** A line's own VAT rate (percent) and category (money/vat.ts). */
-    tax?: number | string;
-    tax_category?: TaxCategoryCode;
-  }>;
+  items: ReadonlyArray<
+    LineInput & {
+      /** A line's own VAT rate (percent) and category (money/vat.ts). */
+      tax?: number | string;
+      tax_category?: TaxCategoryCode;
+      /** The titles of the taxes (`taxes`) the line is subject to. */
+      taxes?: readonly string[];
+    }
+  >;
+  taxes?: readonly SentTax[];
   fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
   discounts?: number | string;
   tax?: number | string;
   shipping?: number | string;
   amount_paid?: number | string;
   amount_refunded?: number | string;
-}
-
-function dec(value: number | string | undefined, fallback: number): Decimal {
-  return new Decimal(value === undefined || value === '' ? fallback : value);
+  e_invoice?: {
+    allowances?: readonly SentDocumentAdjustment[];
+    charges?: readonly SentDocumentAdjustment[];
+    tax_currency?: { code: string; exchange_rate: number | string };
+    rounding_amount?: number | string;
+  };
 }
 
 /** The rate, with as few decimals as possible (at most 8), that turns `base` into exactly `tax` at `digits` minor
@@ -114,41 +114,53 @@ function adjustment(mode: SubtotalMode, value: number | string | undefined, base
   return { mode: 'off', amount: new Decimal(0), shown: false };
 }
 
-export function computeTotals(input: TotalsInput): Totals {
-  const digits = minorUnits(input.currency);
-  const noMoney = input.type === 'packing_slip';
-  // Rounded to the currency like every other amount (10.005 EUR is 10.01; JPY 0.5 is 1).
-  const opening = roundMoney(dec(input.type === 'credit_note' ? input.amount_refunded : input.amount_paid, 0), digits);
+interface TaxContext {
+  lines: LineTotal[];
+  subtotal: Decimal;
+  discount: Adjustment;
+  shipping: Adjustment;
+  adjustments: DocumentAdjustment[];
+  taxBase: Decimal;
+  digits: number;
+}
 
-  let subtotal = new Decimal(0);
-  let payments = new Decimal(0);
-  let totalQuantity = new Decimal(0);
-  let running = input.type === 'statement' ? opening : new Decimal(0);
-  const lines: LineTotal[] = input.items.map((item) => {
-    const quantity = dec(item.quantity, 1);
-    const unitCost = noMoney ? new Decimal(0) : dec(item.unit_cost, 0);
-    const amount = roundMoney(quantity.mul(unitCost), digits);
-    const payment = noMoney ? new Decimal(0) : roundMoney(dec(item.payment, 0), digits);
-    subtotal = subtotal.add(amount);
-    payments = payments.add(payment);
-    totalQuantity = totalQuantity.add(quantity);
-    running = running.add(amount).sub(payment);
-    return { quantity, unitCost, adjustments: [], amount, payment, runningBalance: running };
+/** Several taxes: one line each, their sum the tax; the VAT groups when they are one VAT rate per line. */
+function taxesOf(input: TotalsInput, taxes: readonly SentTax[], c: TaxContext): { tax: Adjustment; vat: VatSplit; taxes: SeveralTaxes } {
+  checkTaxes([...mixProblems(input.tax, input.items, c.adjustments), ...taxesProblems(taxes, input.items)]);
+  const several = severalTaxes({
+    taxes,
+    lines: c.lines.map((l, i) => ({ amount: l.amount, taxes: input.items[i]!.taxes })),
+    discount: c.discount.amount,
+    adjustments: c.adjustments,
+    digits: c.digits,
   });
+  const rates = new Set(several.lines.map((l) => l.rate?.toFixed()));
+  const rate = several.vatGroups && rates.size === 1 ? several.lines[0]!.rate : undefined;
+  const tax: Adjustment = { mode: 'flat', rate, amount: several.total, shown: true };
+  const vat: VatSplit = several.vatGroups
+    ? { perLine: true, untaxedShipping: true, groups: several.vatGroups }
+    : { perLine: false, groups: [] };
+  return { tax, vat, taxes: several };
+}
 
-  const discount = adjustment(input.fields.discounts, input.discounts, subtotal, digits);
-  const afterDiscount = subtotal.sub(discount.amount);
-  let tax = adjustment(input.fields.tax, input.tax, afterDiscount, digits);
-  const shipping = adjustment(input.fields.shipping, input.shipping, afterDiscount, digits);
+/** The one document tax (`tax`), by VAT rate when lines or adjustments have their own (vat.ts). */
+function taxOf(input: TotalsInput, c: TaxContext): { tax: Adjustment; vat: VatSplit } {
+  const stray = input.items.findIndex((item) => item.taxes !== undefined);
+  if (stray >= 0)
+    throw errors.validation([
+      { field: `items[${stray}].taxes`, message: `items[${stray}].taxes names taxes, but the document sends no taxes` },
+    ]);
+  let tax = adjustment(input.fields.tax, input.tax, c.taxBase, c.digits);
   const vat = splitVat({
-    lines: noMoney ? [] : input.items.map((item, i) => ({ amount: lines[i]!.amount, tax: item.tax, tax_category: item.tax_category })),
+    lines: input.items.map((item, i) => ({ amount: c.lines[i]!.amount, tax: item.tax, tax_category: item.tax_category })),
     mode: input.fields.tax,
     documentTax: dec(input.tax, 0),
-    subtotal,
-    discount: discount.amount,
-    shipping: shipping.amount,
+    subtotal: c.subtotal,
+    discount: c.discount.amount,
+    shipping: c.shipping.amount,
+    adjustments: c.adjustments,
     documentTaxAmount: tax.amount,
-    digits,
+    digits: c.digits,
   });
   if (vat.perLine) {
     // The sum of the groups' taxes; one rate when every group has the same (then printed as one line, as before).
@@ -156,29 +168,75 @@ export function computeTotals(input: TotalsInput): Totals {
     const rates = new Set(vat.groups.map((g) => g.rate!.toFixed()));
     tax = { mode: 'percent', rate: rates.size === 1 ? vat.groups[0]!.rate : undefined, amount, shown: !amount.isZero() || rates.size > 1 };
   }
-  const total = afterDiscount.add(tax.amount).add(shipping.amount);
-  const balance = input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening);
+  return { tax, vat };
+}
+
+/** BT-111: the VAT total times the exchange rate, rounded to the tax currency's minor units. */
+function taxCurrencyOf(
+  sent: { code: string; exchange_rate: number | string } | undefined,
+  currency: string,
+  tax: Decimal,
+): Totals['taxCurrency'] {
+  if (!sent) return undefined;
+  const code = sent.code.toUpperCase();
+  if (code === currency.toUpperCase())
+    throw errors.validation([
+      { field: 'e_invoice.tax_currency.code', message: `e_invoice.tax_currency.code must differ from the document's currency ${code}` },
+    ]);
+  const digits = minorUnits(code);
+  return { code, tax: roundMoney(tax.mul(sent.exchange_rate), digits), minorUnits: digits };
+}
+
+export function computeTotals(input: TotalsInput): Totals {
+  const digits = minorUnits(input.currency);
+  const noMoney = input.type === 'packing_slip';
+  // Rounded to the currency like every other amount (10.005 EUR is 10.01; JPY 0.5 is 1).
+  const opening = roundMoney(dec(input.type === 'credit_note' ? input.amount_refunded : input.amount_paid, 0), digits);
+  const lines = lineTotals(input.items, digits, noMoney, input.type === 'statement' ? opening : undefined);
+  const sum = (f: (l: (typeof lines)[number]) => Decimal) => lines.reduce((a, l) => a.add(f(l)), new Decimal(0));
+  const subtotal = sum((l) => l.amount);
+  const payments = sum((l) => l.payment);
+
+  const discount = adjustment(input.fields.discounts, input.discounts, subtotal, digits);
+  const afterDiscount = subtotal.sub(discount.amount);
+  const adjustments = noMoney ? [] : documentAdjustments(input.e_invoice, subtotal, digits);
+  const taxBase = afterDiscount.sub(sumOf(adjustments, false)).add(sumOf(adjustments, true));
+  const shipping = adjustment(input.fields.shipping, input.shipping, afterDiscount, digits);
+  const c: TaxContext = { lines, subtotal, discount, shipping, adjustments, taxBase, digits };
+  const { tax, vat, taxes } = input.taxes ? taxesOf(input, input.taxes, c) : { ...taxOf(input, c), taxes: undefined };
+  const taxExclusive = taxBase.add(shipping.amount);
+  const total = taxExclusive.add(tax.amount);
+  const rounding = roundMoney(dec(input.e_invoice?.rounding_amount, 0), digits);
+  const balance = (input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening)).add(rounding);
 
   return {
     currency: input.currency.toUpperCase(),
     minorUnits: digits,
     lines,
-    totalQuantity,
+    totalQuantity: sum((l) => l.quantity),
     subtotal,
     discount,
     tax,
     shipping,
     afterDiscount,
-    taxExclusive: afterDiscount.add(shipping.amount),
+    documentAdjustments: adjustments,
+    allowances: sumOf(adjustments, false),
+    charges: sumOf(adjustments, true),
+    taxBase,
+    taxExclusive,
     payments,
     total,
     amountPaid: opening,
+    rounding,
     balance,
     vat,
+    taxes,
+    taxCurrency: taxCurrencyOf(input.e_invoice?.tax_currency, input.currency, tax.amount),
     show: {
-      subtotal: discount.shown || tax.shown || shipping.shown,
+      subtotal: discount.shown || tax.shown || shipping.shown || adjustments.length > 0,
       amountPaid: !opening.isZero(),
       payments: !payments.isZero(),
+      rounding: !rounding.isZero(),
     },
   };
 }

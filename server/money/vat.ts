@@ -3,15 +3,19 @@
 // - Document tax (no line sends its own `tax` or `tax_category`): one group, exactly today's computation: the tax is
 //   the document's percent (or flat amount) of the subtotal after the discount; shipping is not taxed and stays
 //   outside the group (as the reference API has it).
-// - Line rates (any line sends `tax` or `tax_category`): each line's rate is its own, else the document's percent.
+// - Line rates (any line sends `tax` or `tax_category`, or a document allowance or charge its own `tax_category`):
+//   each line's rate is its own, else the document's percent; an allowance or charge with its own category and rate
+//   joins the group of that category and rate (a group of its own, without lines, when no line has them).
 //   The discount and the shipping are shared across the groups in proportion to their amounts (the discount to the
 //   lines' amounts, the shipping to the amounts after the discount), to the minor unit, largest remainders first, so
 //   the shares add up exactly; shipping then carries the VAT of what it ships (the EU rule for ancillary costs).
+//   Document allowances and charges without a category of their own are shared like the discount.
 //   Each group's tax is its base times its rate, rounded once (EN 16931 BR-CO-17); the document's tax is their sum.
 // Must not format or know e-invoice syntaxes; raises only validation errors naming the field.
 import type { TaxCategoryCode } from '../documents/model';
 import { errors, type FieldProblem } from '../errors';
 import { Decimal, roundMoney } from './decimal';
+import type { DocumentAdjustment } from './document-adjustments';
 
 export interface VatGroup {
   /** The rate in percent; undefined for a flat document tax (an e-invoice states the rate that reproduces it). */
@@ -25,14 +29,25 @@ export interface VatGroup {
   /** The group's share of the discount and (line rates only) of the shipping. */
   discount: Decimal;
   shipping: Decimal;
-  /** net − discount + shipping */
+  /** The document allowances and charges in the group: its share of each shared one, the whole of its own ones. */
+  adjustments: AdjustmentShare[];
+  /** net − discount − allowances + shipping + charges */
   taxable: Decimal;
   tax: Decimal;
 }
 
+/** A document allowance or charge (totals' `documentAdjustments[index]`), or the group's share of it. */
+export interface AdjustmentShare {
+  index: number;
+  charge: boolean;
+  amount: Decimal;
+}
+
 export interface VatSplit {
-  /** Whether lines carry their own rates (then shipping is inside the groups). */
+  /** Whether lines carry their own rates (then shipping is inside the groups, unless untaxedShipping). */
   perLine: boolean;
+  /** Several taxes as VAT rates (taxes.ts): shipping stays untaxed, outside the groups. */
+  untaxedShipping?: boolean;
   groups: VatGroup[];
 }
 
@@ -52,6 +67,8 @@ export interface VatInput {
   subtotal: Decimal;
   discount: Decimal;
   shipping: Decimal;
+  /** The document allowances and charges (e_invoice.allowances / charges), computed. */
+  adjustments: readonly DocumentAdjustment[];
   /** The document tax already computed (document mode). */
   documentTaxAmount: Decimal;
   digits: number;
@@ -80,74 +97,106 @@ export function share(total: Decimal, weights: Decimal[], digits: number): Decim
   return floors;
 }
 
-export function splitVat(input: VatInput): VatSplit {
-  const D = Decimal;
-  const round = (v: Decimal) => roundMoney(v, input.digits);
-  const perLine = input.lines.some((l) => l.tax !== undefined || l.tax_category !== undefined);
-  if (!perLine) {
-    const afterDiscount = input.subtotal.sub(input.discount);
-    return {
-      perLine,
-      groups: [
-        {
-          rate: input.mode === '%' ? input.documentTax : input.mode === false ? new D(0) : undefined,
-          lines: input.lines.map((_, i) => i),
-          net: input.subtotal,
-          discount: input.discount,
-          shipping: new D(0),
-          taxable: afterDiscount,
-          tax: input.documentTaxAmount,
-        },
-      ],
-    };
-  }
-  // A line's own rate overrides a document percent; a flat or switched-off document tax has no rate to fall back on.
-  const problems: FieldProblem[] = [];
-  // A line's category beside a flat document tax cannot say which lines the flat amount taxes: refused too. With the
-  // tax switched off, the lines without a rate of their own have 0 %.
-  if (input.mode !== '%') {
-    input.lines.forEach((l, i) => {
-      if (l.tax !== undefined)
-        problems.push({
-          field: `items[${i}].tax`,
-          message: `items[${i}].tax (a line's own VAT rate) needs fields.tax "%" (a percent document tax)`,
-        });
-      else if (input.mode === true && l.tax_category !== undefined)
-        problems.push({
-          field: `items[${i}].tax_category`,
-          message: `items[${i}].tax_category (a line's own VAT category) needs fields.tax "%" (a percent document tax), not a flat one`,
-        });
-    });
-  }
-  if (problems.length > 0) throw errors.validation(problems);
+const zero = () => new Decimal(0);
 
-  const groups = new Map<string, VatGroup>();
+/** The group's taxable amount: its lines, less its allowances, plus its shipping and charges. */
+function taxableOf(g: VatGroup): Decimal {
+  const adjusted = g.adjustments.reduce((sum, a) => (a.charge ? sum.add(a.amount) : sum.sub(a.amount)), g.net.sub(g.discount));
+  return adjusted.add(g.shipping);
+}
+
+/** A line rate or a categorized adjustment needs a percent document tax to stand beside (a flat amount cannot say
+ * which lines it taxes; with the tax switched off, only what charges no VAT may have a category). */
+function modeProblems(input: VatInput): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (input.mode === '%') return problems;
   input.lines.forEach((l, i) => {
-    const rate = l.tax !== undefined ? new D(l.tax) : input.mode === '%' ? input.documentTax : new D(0);
-    // A line that charges VAT without naming its category is standard rated: grouped with the lines that say S.
-    const category = l.tax_category ?? (rate.isZero() ? undefined : 'S');
+    if (l.tax !== undefined)
+      problems.push({
+        field: `items[${i}].tax`,
+        message: `items[${i}].tax (a line's own VAT rate) needs fields.tax "%" (a percent document tax)`,
+      });
+    else if (input.mode === true && l.tax_category !== undefined)
+      problems.push({
+        field: `items[${i}].tax_category`,
+        message: `items[${i}].tax_category (a line's own VAT category) needs fields.tax "%" (a percent document tax), not a flat one`,
+      });
+  });
+  for (const a of input.adjustments) {
+    if (a.category && (input.mode === true || !a.rate!.isZero()))
+      problems.push({
+        field: `${a.field}.tax_category`,
+        message: `${a.field}.tax_category (its own VAT category) needs fields.tax "%" (a percent document tax)`,
+      });
+  }
+  return problems;
+}
+
+/** One group for every line: the document tax as computed by the totals, shipping outside. */
+function documentGroup(input: VatInput): VatGroup {
+  const group: VatGroup = {
+    rate: input.mode === '%' ? input.documentTax : input.mode === false ? zero() : undefined,
+    lines: input.lines.map((_, i) => i),
+    net: input.subtotal,
+    discount: input.discount,
+    shipping: zero(),
+    adjustments: input.adjustments.map((a, index) => ({ index, charge: a.charge, amount: a.amount })),
+    taxable: zero(),
+    tax: input.documentTaxAmount,
+  };
+  group.taxable = taxableOf(group);
+  return group;
+}
+
+/** The groups of the lines by rate and category, and of the adjustments with a category of their own. */
+function rateGroups(input: VatInput): VatGroup[] {
+  const groups = new Map<string, VatGroup>();
+  const groupOf = (category: TaxCategoryCode | undefined, rate: Decimal): VatGroup => {
     const key = `${category ?? ''}|${rate.toFixed()}`;
     let group = groups.get(key);
     if (!group) {
-      group = { rate, category, lines: [], net: new D(0), discount: new D(0), shipping: new D(0), taxable: new D(0), tax: new D(0) };
+      group = { rate, category, lines: [], net: zero(), discount: zero(), shipping: zero(), adjustments: [], taxable: zero(), tax: zero() };
       groups.set(key, group);
     }
+    return group;
+  };
+  input.lines.forEach((l, i) => {
+    const rate = l.tax !== undefined ? new Decimal(l.tax) : input.mode === '%' ? input.documentTax : zero();
+    // A line that charges VAT without naming its category is standard rated: grouped with the lines that say S.
+    const group = groupOf(l.tax_category ?? (rate.isZero() ? undefined : 'S'), rate);
     group.lines.push(i);
     group.net = group.net.add(l.amount);
   });
-  const list = [...groups.values()];
-  const discounts = share(
-    input.discount,
-    list.map((g) => g.net),
+  input.adjustments.forEach((a, index) => {
+    if (a.category) groupOf(a.category, a.rate!).adjustments.push({ index, charge: a.charge, amount: a.amount });
+  });
+  return [...groups.values()];
+}
+
+export function splitVat(input: VatInput): VatSplit {
+  const perLine = input.lines.some((l) => l.tax !== undefined || l.tax_category !== undefined) || input.adjustments.some((a) => a.category);
+  if (!perLine) return { perLine, groups: [documentGroup(input)] };
+  const problems = modeProblems(input);
+  if (problems.length > 0) throw errors.validation(problems);
+  const list = rateGroups(input);
+  const nets = list.map((g) => g.net);
+  const discounts = share(input.discount, nets, input.digits);
+  input.adjustments.forEach((a, index) => {
+    if (a.category) return;
+    share(a.amount, nets, input.digits).forEach((amount, i) => {
+      if (!amount.isZero()) list[i]!.adjustments.push({ index, charge: a.charge, amount });
+    });
+  });
+  const shipping = share(
+    input.shipping,
+    list.map((g, i) => g.net.sub(discounts[i]!)),
     input.digits,
   );
-  const bases = list.map((g, i) => g.net.sub(discounts[i]!));
-  const shipping = share(input.shipping, bases, input.digits);
   list.forEach((g, i) => {
     g.discount = discounts[i]!;
     g.shipping = shipping[i]!;
-    g.taxable = bases[i]!.add(g.shipping);
-    g.tax = round(g.taxable.mul(g.rate!).div(100));
+    g.taxable = taxableOf(g);
+    g.tax = roundMoney(g.taxable.mul(g.rate!).div(100), input.digits);
   });
   return { perLine, groups: list };
 }

@@ -1,0 +1,97 @@
+// The amount of each line (EN 16931 BG-25): its gross, quantity × unit_cost ÷ price_base_quantity (BT-149) rounded to
+// the currency's minor units, less its allowances (BG-27), plus its charges (BG-28), each rounded on its own (a
+// percent one is of the gross). Also the statement's running balance. Owns the line arithmetic and the refusal of an
+// adjustment that sends both an amount and a percent; must not format, know syntaxes or see document-level amounts.
+import { errors, type FieldProblem } from '../errors';
+import { Decimal, roundMoney } from './decimal';
+
+/** A line's allowance or charge (EN 16931 BG-27 / BG-28): its amount, rounded, and the percentage and base it was
+ * computed from when it is a percentage. */
+export interface LineAdjustment {
+  charge: boolean;
+  amount: Decimal;
+  base?: Decimal;
+  percent?: Decimal;
+  reason?: string;
+  reasonCode?: string;
+}
+
+export interface LineTotal {
+  quantity: Decimal;
+  unitCost: Decimal;
+  /** How many units unit_cost is the price of (price_base_quantity, BT-149), when sent. */
+  baseQuantity?: Decimal;
+  /** quantity × unit_cost ÷ price_base_quantity, rounded: the line before its allowances and charges. */
+  gross: Decimal;
+  /** The line's allowances and charges, in the order sent (allowances first). */
+  adjustments: LineAdjustment[];
+  /** gross − allowances + charges (BT-131): the charge of the line. */
+  amount: Decimal;
+  /** Statement lines: the payment on this line (0 when none). */
+  payment: Decimal;
+  /** Statement lines: opening balance plus every charge minus every payment so far. */
+  runningBalance: Decimal;
+}
+
+/** An allowance or charge as sent (a line's, or the document's). */
+export interface SentAdjustment {
+  amount?: number | string;
+  percent?: number | string;
+  reason?: string;
+  reason_code?: string;
+}
+
+export interface LineInput {
+  quantity?: number | string;
+  unit_cost?: number | string;
+  payment?: number | string;
+  price_base_quantity?: number | string;
+  allowances?: readonly SentAdjustment[];
+  charges?: readonly SentAdjustment[];
+}
+
+export function dec(value: number | string | undefined, fallback: number): Decimal {
+  return new Decimal(value === undefined || value === '' ? fallback : value);
+}
+
+/** The refusal of an adjustment with both an amount and a percent (the schema asks for at least one). */
+export function bothProblem(field: string, sent: SentAdjustment): FieldProblem | undefined {
+  if (sent.amount === undefined || sent.percent === undefined) return undefined;
+  return { field, message: `${field} needs an amount or a percent, not both` };
+}
+
+function lineAdjustments(item: LineInput, gross: Decimal, digits: number): LineAdjustment[] {
+  const one = (sent: SentAdjustment, charge: boolean): LineAdjustment => {
+    const said = { reason: sent.reason, reasonCode: sent.reason_code };
+    if (sent.percent === undefined) return { charge, amount: roundMoney(dec(sent.amount, 0), digits), ...said };
+    const percent = new Decimal(sent.percent);
+    return { charge, amount: roundMoney(gross.mul(percent).div(100), digits), base: gross, percent, ...said };
+  };
+  return [...(item.allowances ?? []).map((a) => one(a, false)), ...(item.charges ?? []).map((c) => one(c, true))];
+}
+
+/** Every line's amounts; `noMoney` (packing slip): quantities only. Throws one 400 naming every adjustment that sends
+ * both an amount and a percent. */
+export function lineTotals(items: readonly LineInput[], digits: number, noMoney: boolean, opening: Decimal | undefined): LineTotal[] {
+  const problems: FieldProblem[] = [];
+  items.forEach((item, i) => {
+    for (const kind of ['allowances', 'charges'] as const)
+      (item[kind] ?? []).forEach((a, j) => {
+        const p = bothProblem(`items[${i}].${kind}[${j}]`, a);
+        if (p) problems.push(p);
+      });
+  });
+  if (problems.length > 0) throw errors.validation(problems);
+  let running = opening ?? new Decimal(0);
+  return items.map((item) => {
+    const quantity = dec(item.quantity, 1);
+    const unitCost = noMoney ? new Decimal(0) : dec(item.unit_cost, 0);
+    const baseQuantity = item.price_base_quantity === undefined ? undefined : new Decimal(item.price_base_quantity);
+    const gross = roundMoney(quantity.mul(unitCost).div(baseQuantity ?? 1), digits);
+    const adjustments = noMoney ? [] : lineAdjustments(item, gross, digits);
+    const amount = adjustments.reduce((sum, a) => (a.charge ? sum.add(a.amount) : sum.sub(a.amount)), gross);
+    const payment = noMoney ? new Decimal(0) : roundMoney(dec(item.payment, 0), digits);
+    running = running.add(amount).sub(payment);
+    return { quantity, unitCost, baseQuantity, gross, adjustments, amount, payment, runningBalance: running };
+  });
+}
