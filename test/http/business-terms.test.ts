@@ -455,3 +455,48 @@ describe('every EN 16931 business term, read back at its place in UBL and CII', 
     }
   }
 });
+
+/** The cases one document can hold together: one payment means, no BT-8 beside BT-7, a standard-rated document. */
+const TOGETHER = CASES.filter((c) => !['BT-8', 'BG-18', 'BG-19', 'BG-23'].some((g) => c.group.startsWith(g)));
+
+/** Every group at once, for XRechnung. */
+function everything(): Record<string, unknown> {
+  const chosen = TOGETHER;
+  const body: Record<string, unknown> = { ...BASE };
+  const e: Record<string, unknown> = {};
+  for (const c of chosen) {
+    Object.assign(body, c.body);
+    for (const [k, v] of Object.entries(c.e_invoice ?? {})) {
+      e[k] = k === 'seller' || k === 'buyer' ? { ...(e[k] as object), ...(v as object) } : v;
+    }
+  }
+  const seller = { ...SELLER, ...(e.seller as object) };
+  return { ...body, e_invoice: { ...e, seller, buyer: { ...BUYER, ...(e.buyer as object) }, profile: 'xrechnung' } };
+}
+
+describe('every EN 16931 business term in one XRechnung', function () {
+  this.timeout(60000);
+  let service: TestService;
+  before(async () => (service = await sharedService()));
+
+  for (const s of SYNTAXES) {
+    it(`${s.route.slice(1).toUpperCase()}: every term read back, 0 fatal under EN 16931 and XRechnung 3.0`, async function () {
+      const res = await post(service, everything(), { path: s.route });
+      const xml = await res.text();
+      expect(res.status, xml.slice(0, 600)).to.equal(200);
+      // XRechnung keeps notes apart (only Peppol has one); in UBL a subject code is its text's `#code#` prefix.
+      const ublNotes = ['BG-1 > BT-22=Thank you.', 'BG-1 > BT-22=#AAI#General information'];
+      const terms = TOGETHER.flatMap((c) =>
+        s.route === '/ubl' && c.group.startsWith('BG-1 ') ? ublNotes : c.terms.filter((t) => !t.startsWith('BG-2 >')),
+      );
+      expect(missing(xml, terms), 'terms not read back at their place').to.deep.equal([]);
+      expect(s.schema(xml)).to.deep.equal([]);
+      for (const set of [s.route === '/ubl' ? 'en16931' : 'en16931Cii', s.route === '/ubl' ? 'xrechnungUbl' : 'xrechnungCii'] as const) {
+        const fatal = rules(set)
+          .validate(xml)
+          .filter((f) => f.flag === 'fatal');
+        expect(fatal, set).to.deep.equal([]);
+      }
+    });
+  }
+});
