@@ -10,6 +10,7 @@ import { readDates } from './map-dates';
 import { linesOf } from './map-lines';
 import { deliveryOf, documentsOf, notesOf, payeeOf, paymentOf, referencesOf, taxRepresentativeOf } from './map-parts';
 import type { EInvoice, Profile } from './model';
+import { normProblems } from './norm-checks';
 import { modelParty } from './parties';
 import { PROFILES, profileProblems } from './profiles';
 import { invoiceVat, type AdjustmentLabels } from './vat-categories';
@@ -70,7 +71,9 @@ export function toEInvoice(input: MapInput): EInvoice {
   // EN 16931 wants a due date or payment terms when an amount is due (BR-CO-25); for a client that sends e_invoice data
   // and neither, the terms say what an invoice without a due date means.
   const terms = isInvoice ? doc.payment_terms : undefined;
-  const dueWithoutTerms = doc.e_invoice && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
+  // Not for MINIMUM, which has no place for terms (nor the rule).
+  const dueWithoutTerms =
+    doc.e_invoice && !PROFILES[profile].keyFigures && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
   const nonZero = (v: Totals['subtotal']) => (v.isZero() ? undefined : v);
   // A receipt's or credit note's purchase_order names the invoice it follows (BT-25), before the listed ones.
   const preceding = doc.purchase_order && !isInvoice ? [{ number: doc.purchase_order }] : [];
@@ -85,6 +88,7 @@ export function toEInvoice(input: MapInput): EInvoice {
     taxPointDate: when.taxPoint,
     taxPointDateCode: e.vat_point_date_code,
     currency: totals.currency,
+    taxCurrency: totals.taxCurrency,
     buyerReference: e.buyer_reference ?? standIn,
     orderReference: doc.purchase_order && isInvoice ? doc.purchase_order : undefined,
     ...referencesOf(e),
@@ -102,19 +106,24 @@ export function toEInvoice(input: MapInput): EInvoice {
     vatBreakdown: vat.breakdown,
     totals: {
       lineNet: totals.subtotal,
-      allowances: nonZero(totals.discount.amount),
-      charges: nonZero(totals.shipping.amount),
+      // BT-107 / BT-108: the discount and the shipping with e_invoice.allowances and .charges (BR-CO-11, BR-CO-12).
+      allowances: nonZero(totals.discount.amount.add(totals.allowances)),
+      charges: nonZero(totals.shipping.amount.add(totals.charges)),
       taxExclusive: totals.taxExclusive,
       tax: totals.tax.amount,
       taxInclusive: totals.total,
       prepaid: nonZero(totals.amountPaid),
+      rounding: nonZero(totals.rounding),
       payable: totals.balance,
     },
     lines: linesOf(doc, totals, vat.lines, when.lines),
     documents: documentsOf(e, doc.number!, input.attachment),
     minorUnits: totals.minorUnits,
   };
-  const unmet = profileProblems(invoice, input.syntax);
+  // The norm's problem first; a profile that asks the same field again (XRechnung's IBAN, BR-DE-23) is not repeated.
+  const unmet = [...normProblems(invoice), ...profileProblems(invoice, input.syntax)].filter(
+    (p, i, all) => all.findIndex((q) => q.field === p.field) === i,
+  );
   if (unmet.length > 0) throw errors.validation(unmet);
   return invoice;
 }

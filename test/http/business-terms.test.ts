@@ -500,3 +500,39 @@ describe('every EN 16931 business term in one XRechnung', function () {
     });
   }
 });
+
+describe('EN 16931 rules between fields, refused before anything is written', function () {
+  this.timeout(60000);
+  let service: TestService;
+  before(async () => (service = await sharedService()));
+
+  const refused: [string, Record<string, unknown>, string][] = [
+    [
+      'a delivery address without its country (BR-57)',
+      { delivery: { name: 'Dock', street: 'Kade 1', city: 'Antwerp' } },
+      'e_invoice.delivery.country',
+    ],
+    ['a credit transfer without an account (BR-61)', { payment_means: { code: '58' } }, 'e_invoice.payment_means.iban'],
+    ['a VAT point date and its code together (BR-CO-3)', { vat_point_date_code: '3' }, 'e_invoice.vat_point_date_code'],
+    [
+      'an attachment without its MIME code (BT-125)',
+      { attachments: [{ id: 'A', content: 'QUJD', filename: 'a.pdf' }] },
+      'e_invoice.attachments[0]',
+    ],
+    ['a unit that is not a Rec 20 code', {}, 'items[0].unit'],
+    ['a period that ends before it starts (BR-29)', {}, 'invoice_period.end'],
+  ];
+  for (const [name, e, field] of refused) {
+    for (const route of ['/ubl', '/cii']) {
+      it(`${name}: ${route} answers 400 naming ${field}`, async function () {
+        const body: Record<string, unknown> = { ...BASE, tax_point_date: '2026-11-01', e_invoice: { seller: SELLER, buyer: BUYER, ...e } };
+        if (field === 'items[0].unit') body.items = [{ name: 'Beans', quantity: 1, unit_cost: 5, unit: 'KILO' }];
+        if (field === 'invoice_period.end') body.invoice_period = { start: '2026-10-31', end: '2026-10-01' };
+        const res = await post(service, body, { path: route });
+        const json = (await res.json()) as { details: { field: string; message: string }[] };
+        expect(res.status).to.equal(400);
+        expect(json.details.map((d) => d.field)).to.include(field);
+      });
+    }
+  }
+});

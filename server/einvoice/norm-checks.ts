@@ -1,0 +1,28 @@
+// The EN 16931 rules a request can break in fields the schemas accept one by one, checked on the model before
+// anything is written, each a problem naming the request's field (never a document the receiver rejects): a delivery
+// address without its country (BR-57), a credit transfer without the account (BR-61). The profiles' own rules are in
+// profiles.ts; rules between fields of one object are in the schemas. No XML, no amounts.
+import type { FieldProblem } from '../errors';
+import type { EInvoice } from './model';
+
+/** UNTDID 4461 codes of a credit transfer (BR-61): 30 credit transfer, 58 SEPA, 42 payment to bank account. */
+const CREDIT_TRANSFER = new Set(['30', '58']);
+
+export function normProblems(invoice: EInvoice): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const address = invoice.delivery?.address;
+  if (address && !address.country) {
+    out.push({
+      field: 'e_invoice.delivery.country',
+      message: 'e_invoice.delivery.country is required with a delivery address (the country of where the goods go, BR-57)',
+    });
+  }
+  const pay = invoice.payment;
+  if (pay && CREDIT_TRANSFER.has(pay.code) && !pay.iban) {
+    out.push({
+      field: 'e_invoice.payment_means.iban',
+      message: `e_invoice.payment_means.iban is required for a credit transfer (code ${pay.code}: the account to pay to, BR-61)`,
+    });
+  }
+  return out;
+}
