@@ -1,7 +1,9 @@
 // Request clean-up that JSON Schema cannot express, run before validation (decisions §1):
 // empty strings and nulls count as absent, the legacy title alias, `fields.*` strings, currency case, and numeric
-// strings read as decimals only in the fields the schemas make numbers (found in them, schema-registry.ts).
+// strings read as decimals only in the fields the schemas make numbers, at any depth (found in them,
+// numeric-fields.ts).
 // Must not reject anything: every rejection comes from the schemas, so that all problems are reported together.
+import type { NumericShape } from './numeric-fields';
 import type { NumericFields } from './schema-registry';
 
 type Json = unknown;
@@ -46,6 +48,17 @@ function decimalsOnly(record: JsonObject, numeric: ReadonlySet<string>): void {
   }
 }
 
+/** decimalsOnly in `value` and every object (or list entry) below it that the shape has numbers in. */
+function decimalsBelow(value: Json, shape: NumericShape): void {
+  if (Array.isArray(value)) {
+    for (const v of value) decimalsBelow(v, shape);
+    return;
+  }
+  if (!isObject(value)) return;
+  decimalsOnly(value, shape.numbers);
+  for (const [key, child] of shape.children) if (Object.hasOwn(value, key)) decimalsBelow(value[key], child);
+}
+
 const TOGGLE_STRINGS: Record<string, boolean | '%'> = { true: true, false: false, '%': '%' };
 
 export function normalizeRequest(body: JsonObject, numeric: NumericFields): JsonObject {
@@ -64,8 +77,7 @@ export function normalizeRequest(body: JsonObject, numeric: NumericFields): Json
     }
   }
 
-  decimalsOnly(doc, numeric.document);
-  if (Array.isArray(doc.items)) for (const item of doc.items) if (isObject(item)) decimalsOnly(item, numeric.item);
+  decimalsBelow(doc, numeric.shape);
 
   // A custom field with neither name nor value (an unused row of a client's form) prints nothing: drop it.
   if (Array.isArray(doc.custom_fields)) {

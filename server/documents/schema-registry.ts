@@ -12,6 +12,7 @@ import { isCountryCode } from './country';
 import { hasVatPrefix, isIban } from './identifiers';
 import { listBoundsOf, type ListBounds } from './list-bounds';
 import { DOCUMENT_TYPES, type DocumentType } from './model';
+import { addProperties, emptyShape, type NumericShape } from './numeric-fields';
 import { fileResolver, inlineRefs } from './schema-inline';
 import type { DocumentBody } from './schema-types';
 
@@ -39,6 +40,8 @@ export interface NumericFields {
   document: ReadonlySet<string>;
   /** Numbers of a line item (quantity, unit_cost, payment). */
   item: ReadonlySet<string>;
+  /** Every number at any depth (taxes[].rate, items[].allowances[].amount, e_invoice.tax_currency.exchange_rate …). */
+  shape: NumericShape;
 }
 
 export interface SchemaRegistry {
@@ -174,6 +177,8 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
       .map(([name]) => name);
   const documentNumbers = new Set(numbersOf(child(documentDef, 'properties')));
   const itemNumbers = new Set(numbersOf(child(child(definitions, 'lineItem'), 'properties')));
+  const shape = emptyShape();
+  addProperties(shape, child(documentDef, 'properties'), definitions);
 
   const types = new Map<DocumentType, TypeSchema>();
   for (const type of DOCUMENT_TYPES) {
@@ -188,6 +193,7 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
       const validate = ajv.compile<DocumentBody>(inlined);
       const own = child(schema, 'properties');
       for (const name of numbersOf(own)) documentNumbers.add(name);
+      addProperties(shape, own, definitions);
       const refused = new Set(Object.keys(own).filter((k) => child(own, k).notAccepted === true));
       const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
       types.set(type, { type, validate, accepted, lists: listBoundsOf(inlined) });
@@ -202,7 +208,7 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
       if (!schema) throw new Error(`no schema for ${type}`);
       return schema;
     },
-    numericFields: { document: documentNumbers, item: itemNumbers },
+    numericFields: { document: documentNumbers, item: itemNumbers, shape },
     raw: () => raw,
   };
 }

@@ -152,8 +152,45 @@ describe('request normalization', function () {
 
   it('finds the numeric fields in the schemas: every amount of the body and of a line, nothing else', function () {
     expect([...numericFields.document].sort()).to.deep.equal(['amount_paid', 'amount_refunded', 'discounts', 'shipping', 'tax']);
-    expect([...numericFields.item].sort()).to.deep.equal(['payment', 'quantity', 'tax', 'unit_cost']);
+    expect([...numericFields.item].sort()).to.deep.equal(['gross_price', 'payment', 'price_base_quantity', 'quantity', 'tax', 'unit_cost']);
     // A text field keeps a hexadecimal-looking value as text.
     expect(normalize({ number: '0x10', items: [{ name: '0b11' }] })).to.deep.equal({ number: '0x10', items: [{ name: '0b11' }] });
+  });
+
+  it('reads numbers nested in lists and objects as decimals too: taxes, allowances, charges, tax currency, rounding (issue 25)', function () {
+    const shape = (s: typeof numericFields.shape): unknown => ({
+      numbers: [...s.numbers].sort(),
+      ...Object.fromEntries([...s.children].map(([k, c]) => [k, shape(c)])),
+    });
+    expect(shape(numericFields.shape)).to.deep.include({
+      taxes: { numbers: ['amount', 'rate'] },
+      e_invoice: {
+        numbers: ['rounding_amount'],
+        tax_currency: { numbers: ['exchange_rate'] },
+        allowances: { numbers: ['amount', 'base_amount', 'percent', 'tax_rate'] },
+        charges: { numbers: ['amount', 'base_amount', 'percent', 'tax_rate'] },
+      },
+    });
+    const out = normalize({
+      taxes: [
+        { title: 'GST', rate: '0x10' },
+        { title: 'PST', rate: '7.5', amount: 'Infinity' },
+      ],
+      items: [{ name: 'a', allowances: [{ amount: '0b11', reason: '0x10' }], charges: [{ percent: ' 2.5 ' }] }],
+      e_invoice: { tax_currency: { code: 'DKK', exchange_rate: '0o17' }, rounding_amount: '1e-2', allowances: [{ tax_rate: '1_0' }] },
+    });
+    expect(out).to.deep.equal({
+      taxes: [
+        { title: 'GST', rate: NOT_A_DECIMAL },
+        { title: 'PST', rate: '7.5', amount: NOT_A_DECIMAL },
+      ],
+      // A text beside a number (reason) keeps what looks like a number as text.
+      items: [{ name: 'a', allowances: [{ amount: NOT_A_DECIMAL, reason: '0x10' }], charges: [{ percent: ' 2.5 ' }] }],
+      e_invoice: {
+        tax_currency: { code: 'DKK', exchange_rate: NOT_A_DECIMAL },
+        rounding_amount: '1e-2',
+        allowances: [{ tax_rate: NOT_A_DECIMAL }],
+      },
+    });
   });
 });
