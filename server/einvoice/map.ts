@@ -71,9 +71,7 @@ export function toEInvoice(input: MapInput): EInvoice {
   // EN 16931 wants a due date or payment terms when an amount is due (BR-CO-25); for a client that sends e_invoice data
   // and neither, the terms say what an invoice without a due date means.
   const terms = isInvoice ? doc.payment_terms : undefined;
-  // Not for MINIMUM, which has no place for terms (nor the rule).
-  const dueWithoutTerms =
-    doc.e_invoice && !PROFILES[profile].keyFigures && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
+  const dueWithoutTerms = doc.e_invoice && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
   const nonZero = (v: Totals['subtotal']) => (v.isZero() ? undefined : v);
   // A receipt's or credit note's purchase_order names the invoice it follows (BT-25), before the listed ones.
   const preceding = doc.purchase_order && !isInvoice ? [{ number: doc.purchase_order }] : [];
@@ -88,7 +86,6 @@ export function toEInvoice(input: MapInput): EInvoice {
     taxPointDate: when.taxPoint,
     taxPointDateCode: e.vat_point_date_code,
     currency: totals.currency,
-    taxCurrency: totals.taxCurrency,
     buyerReference: e.buyer_reference ?? standIn,
     orderReference: doc.purchase_order && isInvoice ? doc.purchase_order : undefined,
     ...referencesOf(e),
@@ -106,14 +103,12 @@ export function toEInvoice(input: MapInput): EInvoice {
     vatBreakdown: vat.breakdown,
     totals: {
       lineNet: totals.subtotal,
-      // BT-107 / BT-108: the discount and the shipping with e_invoice.allowances and .charges (BR-CO-11, BR-CO-12).
-      allowances: nonZero(totals.discount.amount.add(totals.allowances)),
-      charges: nonZero(totals.shipping.amount.add(totals.charges)),
+      allowances: nonZero(totals.discount.amount),
+      charges: nonZero(totals.shipping.amount),
       taxExclusive: totals.taxExclusive,
       tax: totals.tax.amount,
       taxInclusive: totals.total,
       prepaid: nonZero(totals.amountPaid),
-      rounding: nonZero(totals.rounding),
       payable: totals.balance,
     },
     lines: linesOf(doc, totals, vat.lines, when.lines),
