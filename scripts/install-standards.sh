@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Puts the schemas of the e-invoice outputs in ./vendor/, in the layout of ../shared/standards (server/config.ts looks
 # there first): ubl-2.1/xsdrt (OASIS UBL 2.1 runtime schemas, maindoc/ + common/: /ubl), cii-d16b/uncefact
-# (UN/CEFACT CII D16B, the SCRDM subset EN 16931 binds to: /cii) and factur-x/facturx-en16931 (the Factur-X EN 16931
-# XSDs: /factur-x). Each is taken from ../shared/standards when it is there (development, CI); otherwise downloaded
-# (Docker builds): UBL from OASIS, CII from the CEN's eInvoicing-EN16931 repository (tag validation-1.3.16) and
-# Factur-X from akretion/factur-x (tag 6.6), the very files ../shared/standards holds. A part already in vendor/ is
-# left alone. vendor/ is not committed: these files belong to their publishers.
+# (UN/CEFACT CII D16B, the SCRDM subset EN 16931 binds to: /cii) and factur-x/facturx-<profile> (the XSDs of the
+# Factur-X profiles MINIMUM, BASIC WL, BASIC, EN 16931 and EXTENDED: /factur-x and /cii). Each is taken from
+# ../shared/standards when it is there (development, CI); otherwise downloaded (Docker builds): UBL from OASIS, CII
+# from the CEN's eInvoicing-EN16931 repository (tag validation-1.3.16) and Factur-X from akretion/factur-x (tag 6.6),
+# the very files ../shared/standards holds. A part already in vendor/ is left alone. vendor/ is not committed: these
+# files belong to their publishers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=../shared/standards
@@ -51,14 +52,15 @@ if [ ! -f "$DEST/data/standard/CrossIndustryInvoice_100pD16B.xsd" ]; then
   fi
 fi
 
-# Factur-X EN 16931 (its XSDs only: the schematron is for tests)
-DEST=vendor/factur-x/facturx-en16931
-if [ ! -f "$DEST/Factur-X_EN16931.xsd" ]; then
-  if [ -f "$SHARED/factur-x/facturx-en16931/Factur-X_EN16931.xsd" ]; then
-    rm -rf "$DEST" && mkdir -p "$DEST" && cp "$SHARED"/factur-x/facturx-en16931/*.xsd "$DEST"/
-    echo "install-standards: Factur-X EN 16931 schemas copied from $SHARED"
+# Factur-X / ZUGFeRD, every profile (its XSDs only: the schematron is for tests)
+for PROFILE in minimum basicwl basic en16931 extended; do
+  DEST=vendor/factur-x/facturx-$PROFILE
+  if [ -f "$DEST/Factur-X_${PROFILE^^}.xsd" ]; then continue; fi
+  if [ -d "$SHARED/factur-x/facturx-$PROFILE" ]; then
+    rm -rf "$DEST" && mkdir -p "$DEST" && cp "$SHARED"/factur-x/facturx-$PROFILE/*.xsd "$DEST"/
+    echo "install-standards: Factur-X $PROFILE schemas copied from $SHARED"
   else
-    from_archive "$FACTURX_ARCHIVE_URL" src/facturx/xsd_and_schematron/facturx-en16931 "$tmp/facturx"
-    rm -rf "$DEST" && mkdir -p "$DEST" && cp "$tmp"/facturx/*.xsd "$DEST"/
+    from_archive "$FACTURX_ARCHIVE_URL" src/facturx/xsd_and_schematron/facturx-$PROFILE "$tmp/facturx-$PROFILE"
+    rm -rf "$DEST" && mkdir -p "$DEST" && cp "$tmp"/facturx-$PROFILE/*.xsd "$DEST"/
   fi
-fi
+done

@@ -6,9 +6,10 @@ import type { DocumentRequest } from '../documents/model';
 import { toPdfA3OffThread } from '../pdf/pdfa3-thread';
 import { EInvoiceSchemaError } from './schema-error';
 import type { XsdValidator } from './xsd-validator';
-import { buildCii } from './cii';
+import { buildCii } from './cii/build';
 import type { MapInput } from './map';
 import type { EInvoice } from './model';
+import { PROFILES, type ProfileRow } from './profiles';
 import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build';
 
 /** What making an e-invoice needs from the pipeline. */
@@ -58,32 +59,40 @@ export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
   return { xml, root: ubl.root, filename: xmlName(ctx.filename) };
 }
 
-/** UN/CEFACT CII D16B (profile en16931 unless the request names xrechnung); no PDF is printed. */
+/** The Factur-X row of a CII profile (every profile made in CII has one; profileProblems refused the others). */
+function facturXRow(invoice: EInvoice): NonNullable<ProfileRow['facturX']> {
+  const row = PROFILES[invoice.profile].facturX;
+  if (!row) throw new Error(`the ${invoice.profile} profile has no CII form`);
+  return row;
+}
+
+/** UN/CEFACT CII D16B in the request's profile (en16931 unless it names another), checked against that profile's XSD
+ * (XRechnung's against D16B itself); no PDF is printed. */
 export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
-  const xml = buildCii(ctx.map('cii', 'en16931'));
-  await checked(ctx.xsd, xml, 'CrossIndustryInvoice');
+  const invoice = ctx.map('cii', 'en16931');
+  const xml = buildCii(invoice);
+  await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { xml, root: 'CrossIndustryInvoice', filename: xmlName(ctx.filename) };
 }
 
-/** Factur-X / ZUGFeRD: the PDF as a PDF/A-3b carrying its CII as `factur-x.xml` (profile EN 16931), or ZUGFeRD's
- * XRECHNUNG profile as `xrechnung.xml`. */
+/** Factur-X / ZUGFeRD: the PDF as a PDF/A-3b carrying its CII, named, checked and declared (the XMP's conformance
+ * level) as the profile's row says: `factur-x.xml` for MINIMUM … EXTENDED, ZUGFeRD's `xrechnung.xml` for XRECHNUNG. */
 export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
   const invoice = ctx.map('cii', 'en16931');
   const xml = buildCii(invoice);
-  const xrechnung = invoice.profile === 'xrechnung';
-  // The EN 16931 profile's own XSD (Factur-X's restriction of D16B); XRechnung's CII is checked against D16B itself.
-  await checked(ctx.xsd, xml, xrechnung ? 'CrossIndustryInvoice' : 'FacturX-EN16931');
+  const fx = facturXRow(invoice);
+  await checked(ctx.xsd, xml, fx.xsd);
   const { pdf, info } = await ctx.print();
   // pdf-lib rewrites the whole file: in a worker thread, never on the event loop.
   const packaged = await toPdfA3OffThread({
     pdf,
     attachment: {
-      name: xrechnung ? 'xrechnung.xml' : 'factur-x.xml',
+      name: fx.attachment,
       xml,
-      description: xrechnung ? 'XRechnung invoice' : 'Factur-X invoice',
+      description: fx.attachment === 'xrechnung.xml' ? 'XRechnung invoice' : 'Factur-X invoice',
       relationship: 'Alternative',
     },
-    facturX: { documentType: 'INVOICE', version: '1.0', conformanceLevel: xrechnung ? 'XRECHNUNG' : 'EN 16931' },
+    facturX: { documentType: 'INVOICE', version: '1.0', conformanceLevel: fx.level },
     info,
   });
   return { pdf: packaged, filename: ctx.filename };

@@ -3,6 +3,8 @@
 // 400 naming every field to send (by its request name), never a document the receiver rejects. No XML here.
 import type { FieldProblem } from '../errors';
 import type { EInvoice, Party, Profile } from './model';
+import { carriageProblems } from './profile-terms';
+import type { XsdRoot } from './xsd-validator';
 
 /** The Factur-X / ZUGFeRD conformance levels (the XMP's fx:ConformanceLevel). */
 export type FacturXLevel = 'MINIMUM' | 'BASIC WL' | 'BASIC' | 'EN 16931' | 'EXTENDED' | 'XRECHNUNG';
@@ -15,15 +17,22 @@ export interface ProfileRow {
   businessProcess?: string;
   /** The syntaxes it is made in. */
   syntaxes: readonly ('ubl' | 'cii')[];
-  /** Factur-X: the conformance level, the name of the XML inside the PDF, and the XSD the CII is checked against. */
+  /** Factur-X: the conformance level (the XMP's), the name of the XML inside the PDF, and the XSD the CII is checked
+   * against, on /factur-x and /cii alike (XRechnung's CII against D16B itself). */
   facturX?: {
     level: FacturXLevel;
     attachment: 'factur-x.xml' | 'xrechnung.xml';
-    xsd: 'CrossIndustryInvoice' | 'FacturX-MINIMUM' | 'FacturX-BASICWL' | 'FacturX-BASIC' | 'FacturX-EN16931' | 'FacturX-EXTENDED';
+    xsd: Exclude<XsdRoot, 'Invoice' | 'CreditNote'>;
   };
   /** Whether the invoice lines are written (MINIMUM and BASIC WL carry the document level only). */
   lines: boolean;
+  /** Peppol BIS allows one invoice note (PEPPOL-EN16931-R002): the notes are written as one, each with its subject
+   * code as the norm's `#code#` prefix. */
   singleNote?: boolean;
+  /** MINIMUM: the document's key figures only, by definition: no VAT breakdown (BG-23) nor line total (BT-106), the
+   * seller's country as its only address and none for the buyer (the PDF beside it says the rest). Optional terms
+   * the profile cannot carry are refused (profile-terms.ts), never left out. */
+  keyFigures: boolean;
   /** Whether it is a full EN 16931 invoice (MINIMUM and BASIC WL are not: they are not valid invoices in the EU's
    * sense, and the norm's rules do not apply to them). */
   en16931: boolean;
@@ -39,6 +48,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['ubl'],
     lines: true,
     singleNote: true,
+    keyFigures: false,
     en16931: true,
   },
   en16931: {
@@ -46,6 +56,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['ubl', 'cii'],
     facturX: { level: 'EN 16931', attachment: 'factur-x.xml', xsd: 'FacturX-EN16931' },
     lines: true,
+    keyFigures: false,
     en16931: true,
   },
   xrechnung: {
@@ -54,6 +65,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['ubl', 'cii'],
     facturX: { level: 'XRECHNUNG', attachment: 'xrechnung.xml', xsd: 'CrossIndustryInvoice' },
     lines: true,
+    keyFigures: false,
     en16931: true,
   },
   minimum: {
@@ -61,6 +73,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['cii'],
     facturX: { level: 'MINIMUM', attachment: 'factur-x.xml', xsd: 'FacturX-MINIMUM' },
     lines: false,
+    keyFigures: true,
     en16931: false,
   },
   basic_wl: {
@@ -68,6 +81,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['cii'],
     facturX: { level: 'BASIC WL', attachment: 'factur-x.xml', xsd: 'FacturX-BASICWL' },
     lines: false,
+    keyFigures: false,
     en16931: false,
   },
   basic: {
@@ -75,6 +89,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['cii'],
     facturX: { level: 'BASIC', attachment: 'factur-x.xml', xsd: 'FacturX-BASIC' },
     lines: true,
+    keyFigures: false,
     en16931: true,
   },
   extended: {
@@ -82,6 +97,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['cii'],
     facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED' },
     lines: true,
+    keyFigures: false,
     en16931: true,
   },
 };
@@ -137,13 +153,16 @@ export function profileProblems(invoice: EInvoice, syntax: 'ubl' | 'cii'): Field
     // CII is made for clients that ask for a conformant e-invoice (/cii, /factur-x: no legacy to keep): what EN 16931
     // requires and cannot be read from free text is asked for (UBL keeps the reference's free-text-only documents).
     for (const role of ['seller', 'buyer'] as const) {
-      if (!invoice[role].address.country) {
+      // MINIMUM has no place for the buyer's address (row.keyFigures).
+      if (!invoice[role].address.country && !(role === 'buyer' && row.keyFigures)) {
         out.push({
           field: `e_invoice.${role}.country`,
           message: `e_invoice.${role}.country is required for a CII e-invoice (the ${role}'s country, ${role === 'seller' ? 'BR-09' : 'BR-11'}), or a VAT ID line in ${role === 'seller' ? 'from' : 'to'}`,
         });
       }
     }
+    // A term the profile has no place for is refused, never left out (profile-terms.ts).
+    out.push(...carriageProblems(invoice, row.facturX?.level ?? invoice.profile));
   }
   if (invoice.profile === 'peppol') {
     for (const role of ['seller', 'buyer'] as const) {

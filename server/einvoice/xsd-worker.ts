@@ -1,5 +1,5 @@
 // Worker thread that owns the XSD engine (libxml2-wasm: libxml2 compiled to WebAssembly). It compiles the schemas it
-// is given once, at start-up (UBL 2.1 Invoice and CreditNote, CII D16B CrossIndustryInvoice, Factur-X EN 16931: see
+// is given once, at start-up (UBL 2.1 Invoice and CreditNote, CII D16B CrossIndustryInvoice, the Factur-X profiles: see
 // xsd-validator.ts, which says where they are), and validates documents against them off the main event loop.
 // It must not build, change or repair documents: it only says whether the bytes it was given are valid.
 // Why libxml2-wasm and not libxmljs2: libxmljs2's validate() re-compiles the schema on every call (about 40 ms of CPU
@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 interface Request {
   id: number;
   xml: string;
-  /** A key of one of the schema sets' files (Invoice, CreditNote, CrossIndustryInvoice, FacturX-EN16931). */
+  /** A key of one of the schema sets' files (Invoice, CreditNote, CrossIndustryInvoice, FacturX-EN16931 …). */
   root: string;
 }
 

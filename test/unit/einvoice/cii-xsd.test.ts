@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii';
+import { buildCii } from '../../../server/einvoice/cii/build';
 import { acquireXsdValidator, XsdLoadError, type XsdPaths } from '../../../server/einvoice/xsd-validator';
 import { makeInvoice, vat } from '../../helpers/einvoice-model';
 
@@ -48,13 +48,22 @@ describe('XSD validation of CII and Factur-X beside UBL', function () {
     expect(set.facturxXsdDir).to.equal(path.resolve('y'));
   });
 
-  it('one validator for a Config knows all four roots; the UBL-only form still validates UBL and refuses CII', async function () {
+  it('one validator for a Config knows every root (UBL, CII, the five Factur-X profiles); the UBL-only form still validates UBL and refuses CII', async function () {
     const all = acquireXsdValidator(config);
     const again = acquireXsdValidator(paths({}));
     const ublOnly = acquireXsdValidator(config.ublXsdDir);
     try {
       expect(again.validator, 'shared per set of paths').to.equal(all.validator);
-      expect(all.validator.roots()).to.deep.equal(['Invoice', 'CreditNote', 'CrossIndustryInvoice', 'FacturX-EN16931']);
+      expect(all.validator.roots()).to.deep.equal([
+        'Invoice',
+        'CreditNote',
+        'CrossIndustryInvoice',
+        'FacturX-MINIMUM',
+        'FacturX-BASICWL',
+        'FacturX-BASIC',
+        'FacturX-EN16931',
+        'FacturX-EXTENDED',
+      ]);
       expect(ublOnly.validator.roots()).to.deep.equal(['Invoice', 'CreditNote']);
       await Promise.all([all.validator.ready(), ublOnly.validator.ready()]);
       expect(await all.validator.validate(invoice(), 'CrossIndustryInvoice')).to.deep.equal([]);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii';
+import { buildCii } from '../../../server/einvoice/cii/build';
 import { SPECIFICATION_ID } from '../../../server/einvoice/profiles';
 import type { EInvoice } from '../../../server/einvoice/model';
 import { Decimal } from '../../../server/money/totals';
