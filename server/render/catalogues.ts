@@ -1,11 +1,13 @@
 // Label catalogues in locales/, loaded once with the i18n package (decisions §3), which does every lookup and fills
 // in the {{{placeholders}}} of fixed texts. Owns which label a document type gets in a language (its own value, else
 // the shared one) and each language's default regional tag. Start-up fails, listing every problem, when a catalogue
-// is unreadable or does not have exactly the keys of en: no label may fall back to English silently.
+// is unreadable or does not have exactly the keys of en: no label may fall back to English silently. The names of
+// units and item identifier schemes (render/units.ts) are loaded and checked with them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { I18n } from 'i18n';
 import { DOCUMENT_TYPES, type DocumentType } from '../documents/model';
+import { loadCodeNames, type CodeNames } from './units';
 
 export class CatalogueError extends Error {
   constructor(readonly problems: string[]) {
@@ -14,7 +16,7 @@ export class CatalogueError extends Error {
   }
 }
 
-export interface Catalogues {
+export interface Catalogues extends CodeNames {
   languages: readonly string[];
   /** Each language's regional tag for numbers, money and dates when a client names only the language (`fr` → `fr-FR`). */
   defaultTags: Readonly<Record<string, string>>;
@@ -81,6 +83,7 @@ export function loadCatalogues(dir: string): Catalogues {
       problems.push(`${lang}.json: locale.default_tag must be a tag of ${lang}, such as ${lang}-XX`);
     else defaultTags[lang] = canonical;
   }
+  const codeNames = loadCodeNames(dir, languages, problems);
   if (problems.length > 0) throw new CatalogueError(problems);
 
   const i18n = new I18n({
@@ -111,5 +114,7 @@ export function loadCatalogues(dir: string): Catalogues {
     text(language, key, values = {}) {
       return lookup(language, `text.${key}`, values) ?? key;
     },
+    unit: (language, code, quantity) => codeNames.unit(language, code, quantity),
+    itemScheme: (code) => codeNames.itemScheme(code),
   };
 }

@@ -29,6 +29,7 @@ function numeric(value: Decimal): Intl.StringNumericLiteral {
 
 export class Formatter {
   private readonly money: Intl.NumberFormat;
+  private readonly signedMoney: Intl.NumberFormat;
   private readonly rate: Intl.NumberFormat;
   private readonly quantity: Intl.NumberFormat;
   private readonly percent: Intl.NumberFormat;
@@ -42,6 +43,17 @@ export class Formatter {
     this.money = cached(
       `m|${localeTag}|${currency}|${digits}`,
       () => new Intl.NumberFormat(localeTag, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    );
+    this.signedMoney = cached(
+      `s|${localeTag}|${currency}|${digits}`,
+      () =>
+        new Intl.NumberFormat(localeTag, {
+          style: 'currency',
+          currency,
+          minimumFractionDigits: digits,
+          maximumFractionDigits: digits,
+          signDisplay: 'exceptZero',
+        }),
     );
     // A unit price keeps the precision it was sent with (metered usage: $0.0012 a call), from the currency's minor
     // units up to RATE_MAX_DIGITS; trailing zeros are trimmed back to the minor units ($150.00, $0.0375).
@@ -62,6 +74,11 @@ export class Formatter {
 
   formatMoney(value: Decimal): string {
     return this.money.format(numeric(value));
+  }
+
+  /** An amount that changes another, with its sign either way ("+€3.00", "-€12.00"): a line's charge or allowance. */
+  formatSignedMoney(value: Decimal): string {
+    return this.signedMoney.format(numeric(value));
   }
 
   /** A unit price (decisions §2 rounds amounts, not rates): its own decimals, at least the currency's, at most 6. */

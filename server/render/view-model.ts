@@ -7,6 +7,9 @@ import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
 import { adjustmentLines } from './adjustment-lines';
+import { payeeDetails, precedingInvoiceDetails, supplyDetails, type DetailLabelKey } from './document-details';
+import { adjustmentRows } from './line-adjustments';
+import { lineContext, lineDetails, quantityWithUnit } from './line-details';
 import { printable } from './printable-text';
 
 /** More custom fields than this leave the details column for a full-width block of their own (themes/base.css). */
@@ -16,9 +19,13 @@ export interface Cell {
   text: string;
   /** A second, lighter line (the item description). */
   sub?: string;
+  /** Small lines under the item (identifiers, attributes, period, note: render/line-details.ts). */
+  details?: string[];
   align: 'left' | 'right';
   /** A number or date: printed on one line, whatever the column's width (money, quantities, rates, dates). */
   nowrap?: boolean;
+  /** A cell of a line's allowance or charge, the sub-row under its line (render/line-adjustments.ts). */
+  adjustment?: boolean;
 }
 
 export interface Column {
@@ -83,12 +90,15 @@ function titleCase(text: string, tag: string): string {
   return text.toLocaleLowerCase(tag).replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toLocaleUpperCase(tag));
 }
 
+/** Every label the view prints: the request's template parameters and the catalogue's own. */
+export type ViewLabelKey = LabelKey | 'description_header' | 'total_quantity_title' | DetailLabelKey;
+
 /** A label as printed: the title sent in the request, else the type's default in the language (decisions §3). */
 export function labelFor(
   doc: Pick<DocumentRequest, 'labels' | 'type'>,
   catalogues: Catalogues,
   language: string,
-  key: LabelKey | 'description_header' | 'total_quantity_title',
+  key: ViewLabelKey,
 ): string {
   return (doc.labels as Record<string, string | undefined>)[key] ?? catalogues.label(language, doc.type, key);
 }
@@ -96,8 +106,9 @@ export function labelFor(
 export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext): DocumentView {
   const { catalogues, locale } = ctx;
   const lang = locale.language;
-  const label = (key: LabelKey | 'description_header' | 'total_quantity_title'): string => labelFor(doc, catalogues, lang, key);
+  const label = (key: ViewLabelKey): string => labelFor(doc, catalogues, lang, key);
   const fmt = new Formatter(locale.tag, totals.currency, totals.minorUnits);
+  const lineCtx = lineContext(fmt, label, catalogues, locale);
   const money = (v: Decimal): string => fmt.formatMoney(v);
   const qty = (v: Decimal): string => fmt.formatQuantity(v);
   const isStatement = doc.type === 'statement';
@@ -109,11 +120,14 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   const fromLines = doc.from.split(/\r?\n/);
   const details: LabelledValue[] = [];
   details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now) });
+  details.push(...supplyDetails(doc, lineCtx));
   if (doc.payment_terms) {
     details.push({ label: label('payment_terms_title'), value: periodTypes ? fmt.formatDate(doc.payment_terms) : doc.payment_terms });
   }
   if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date) });
+  details.push(...payeeDetails(doc, lineCtx));
   if (doc.purchase_order) details.push({ label: label('purchase_order_title'), value: doc.purchase_order });
+  details.push(...precedingInvoiceDetails(doc, lineCtx));
   const customFields = doc.custom_fields.map((cf) => ({ label: cf.name, value: cf.value ?? '' }));
   const ownBlock = customFields.length > CUSTOM_FIELDS_IN_DETAILS;
   if (!ownBlock) details.push(...customFields);
@@ -124,9 +138,10 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   // Columns and rows per type (decisions §2).
   let columns: Column[];
   let rows: Cell[][];
-  const itemCell = (name: string | undefined, description: string | undefined): Cell => ({
+  const itemCell = ({ name, description, ...item }: DocumentRequest['items'][number]): Cell => ({
     text: name ?? description ?? '',
     sub: name ? description : undefined,
+    details: lineDetails(item, lineCtx),
     align: 'left',
   });
   if (isStatement) {
@@ -143,7 +158,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
       return [
         { text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true },
         { text: item.reference ?? '', align: 'left' },
-        itemCell(item.name, item.description),
+        itemCell(item),
         { text: line.amount.isZero() ? '' : money(line.amount), align: 'right' },
         { text: line.payment.isZero() ? '' : money(line.payment), align: 'right' },
         { text: money(line.runningBalance), align: 'right' },
@@ -157,8 +172,8 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     ];
     rows = doc.items.map((item, i) => [
       { text: item.name ?? '', align: 'left' },
-      { text: item.description ?? '', align: 'left' },
-      { text: qty(totals.lines[i]!.quantity), align: 'right' },
+      { text: item.description ?? '', details: lineDetails(item, lineCtx), align: 'left' },
+      { text: quantityWithUnit(totals.lines[i]!.quantity, item.unit, lineCtx), align: 'right' },
     ]);
   } else {
     columns = [];
@@ -174,17 +189,18 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
       if (lineRates) columns.push({ key: 'tax', label: label('tax_title'), align: 'right', width: 'qty' });
       columns.push({ key: 'amount', label: label('amount_header'), align: 'right', width: 'money' });
     }
-    rows = doc.items.map((item, i) => {
+    rows = doc.items.flatMap((item, i) => {
       const line = totals.lines[i]!;
       const cells: Cell[] = [];
       if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true });
-      cells.push(itemCell(item.name, item.description), { text: qty(line.quantity), align: 'right' });
+      cells.push(itemCell(item), { text: quantityWithUnit(line.quantity, item.unit, lineCtx), align: 'right' });
       if (showMoney) {
         cells.push({ text: fmt.formatRate(line.unitCost), align: 'right' });
         if (lineRates) cells.push({ text: lineRates[i]!, align: 'right' });
-        cells.push({ text: money(line.amount), align: 'right' });
+        // Before its allowances and charges, which follow as sub-rows: the column adds up to the subtotal.
+        cells.push({ text: money(line.gross), align: 'right' });
       }
-      return cells;
+      return [cells, ...(showMoney ? adjustmentRows(line.adjustments, columns, lineCtx) : [])];
     });
   }
 

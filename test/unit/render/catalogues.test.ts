@@ -41,4 +41,53 @@ describe('label catalogues (i18n)', function () {
       .with.property('problems')
       .that.satisfies((p: string[]) => p.some((m) => /default_tag/.test(m)) && p.some((m) => /labels\.extra_label/.test(m)));
   });
+
+  it("gives a unit's short name in the language, its plural form, nothing for a count, the code when unknown", function () {
+    expect(['en', 'de', 'fr', 'es', 'th'].map((l) => catalogues.unit(l, 'HUR', 16))).to.deep.equal(['h', 'Std.', 'h', 'h', 'ชม.']);
+    expect([catalogues.unit('en', 'DAY', 1), catalogues.unit('en', 'DAY', 2), catalogues.unit('de', 'DAY', 2)]).to.deep.equal([
+      'day',
+      'days',
+      'Tage',
+    ]);
+    expect([catalogues.unit('en', 'C62', 3), catalogues.unit('de', 'H87', 3), catalogues.unit('en', 'XCR', 3)]).to.deep.equal([
+      '',
+      '',
+      'XCR',
+    ]);
+    expect([catalogues.itemScheme('0160'), catalogues.itemScheme('0002')]).to.deep.equal(['GTIN', undefined]);
+  });
+
+  it('names only codes of the EN 16931 lists (codes/en16931.json), each unit in every language', function () {
+    const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
+    const lists = read(path.join(projectRoot(), 'codes', 'en16931.json')).lists;
+    const units = Object.keys(read(path.join(LOCALES, 'units.json')).units);
+    expect(units.length).to.be.at.least(40);
+    expect(units.filter((c) => !lists.unit.codes.includes(c))).to.deep.equal([]);
+    const schemes = Object.keys(read(path.join(LOCALES, 'item-schemes.json')).schemes);
+    expect(schemes.filter((c) => !lists.item_scheme.codes.includes(c))).to.deep.equal([]);
+  });
+
+  it('refuses broken unit and scheme files, listing every problem', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-locales-'));
+    fs.cpSync(LOCALES, dir, { recursive: true });
+    const units = JSON.parse(fs.readFileSync(path.join(dir, 'units.json'), 'utf8'));
+    delete units.units.HUR.de;
+    units.units.KGM.xx = 'kg';
+    units.units.DAY.en = { one: 'day' };
+    units.units['hour!'] = { en: 'h', de: 'h', fr: 'h', es: 'h', th: 'h' };
+    fs.writeFileSync(path.join(dir, 'units.json'), JSON.stringify(units));
+    fs.writeFileSync(path.join(dir, 'item-schemes.json'), '{"schemes": {"160": "GTIN"');
+    expect(() => loadCatalogues(dir))
+      .to.throw(CatalogueError)
+      .with.property('problems')
+      .that.satisfies((p: string[]) =>
+        [
+          /HUR has no name in de/,
+          /KGM names a language without a catalogue: xx/,
+          /DAY\.en must be/,
+          /hour! is not/,
+          /item-schemes\.json: /,
+        ].every((re) => p.some((m) => re.test(m))),
+      );
+  });
 });
