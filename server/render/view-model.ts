@@ -6,7 +6,7 @@ import type { Totals, Decimal } from '../money/totals';
 import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
-import { adjustmentLines } from './adjustment-lines';
+import { adjustmentLines, type AdjustmentLabelKey } from './adjustment-lines';
 import { payeeDetails, precedingInvoiceDetails, supplyDetails, type DetailLabelKey } from './document-details';
 import { adjustmentRows } from './line-adjustments';
 import { lineContext, lineDetails, quantityWithUnit } from './line-details';
@@ -91,7 +91,7 @@ function titleCase(text: string, tag: string): string {
 }
 
 /** Every label the view prints: the request's template parameters and the catalogue's own. */
-export type ViewLabelKey = LabelKey | 'description_header' | 'total_quantity_title' | DetailLabelKey;
+export type ViewLabelKey = LabelKey | 'description_header' | 'total_quantity_title' | DetailLabelKey | AdjustmentLabelKey;
 
 /** A label as printed: the title sent in the request, else the type's default in the language (decisions §3). */
 export function labelFor(
@@ -218,6 +218,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     totalsOut.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
     adjustments();
     if (totals.show.payments) totalsOut.push({ label: label('payments_title'), value: money(totals.payments) });
+    if (totals.show.rounding) totalsOut.push({ label: label('rounding_title'), value: money(totals.rounding) });
     totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
     summary = { label: label('balance_title'), value: money(totals.balance) };
   } else {
@@ -225,11 +226,12 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     if (showMoney) {
       if (totals.show.subtotal && !isTimesheet) totalsOut.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
       adjustments();
-      totalsOut.push({ label: label('total_title'), value: money(totals.total), strong: !totals.show.amountPaid });
-      if (totals.show.amountPaid) {
-        totalsOut.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
-        totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
-      }
+      // The amount due after a payment or a rounding (BT-114): Balance, after what it takes into account.
+      const due = totals.show.amountPaid || totals.show.rounding;
+      totalsOut.push({ label: label('total_title'), value: money(totals.total), strong: !due });
+      if (totals.show.amountPaid) totalsOut.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
+      if (totals.show.rounding) totalsOut.push({ label: label('rounding_title'), value: money(totals.rounding) });
+      if (due) totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
     }
     if (doc.type === 'invoice' || doc.type === 'credit_note') {
       summary = { label: label('balance_title'), value: money(totals.balance) };
