@@ -499,6 +499,10 @@ export interface EInvoice {
        */
       debited_account?: string;
     };
+    /**
+     * A payment account that is not an IBAN (BT-84), e.g. a national account number; not checked. Send iban or account_id; a SEPA credit transfer (58) needs an iban
+     */
+    account_id?: string;
   };
   /**
    * Business process (BT-23); by default the profile's

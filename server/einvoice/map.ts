@@ -71,7 +71,9 @@ export function toEInvoice(input: MapInput): EInvoice {
   // EN 16931 wants a due date or payment terms when an amount is due (BR-CO-25); for a client that sends e_invoice data
   // and neither, the terms say what an invoice without a due date means.
   const terms = isInvoice ? doc.payment_terms : undefined;
-  const dueWithoutTerms = doc.e_invoice && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
+  // Not for MINIMUM, which has no place for terms (nor the rule).
+  const dueWithoutTerms =
+    doc.e_invoice && !PROFILES[profile].keyFigures && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
   const nonZero = (v: Totals['subtotal']) => (v.isZero() ? undefined : v);
   // A receipt's or credit note's purchase_order names the invoice it follows (BT-25), before the listed ones.
   const preceding = doc.purchase_order && !isInvoice ? [{ number: doc.purchase_order }] : [];
@@ -119,9 +121,10 @@ export function toEInvoice(input: MapInput): EInvoice {
     minorUnits: totals.minorUnits,
   };
   // The norm's problem first; a profile that asks the same field again (XRechnung's IBAN, BR-DE-23) is not repeated.
-  const unmet = [...normProblems(invoice), ...profileProblems(invoice, input.syntax)].filter(
-    (p, i, all) => all.findIndex((q) => q.field === p.field) === i,
-  );
+  const unmet = [
+    ...normProblems(invoice, !e.payment_means?.account_id || Boolean(e.payment_means.iban)),
+    ...profileProblems(invoice, input.syntax),
+  ].filter((p, i, all) => all.findIndex((q) => q.field === p.field) === i);
   if (unmet.length > 0) throw errors.validation(unmet);
   return invoice;
 }

@@ -8,7 +8,7 @@ import type { EInvoice } from './model';
 /** UNTDID 4461 codes of a credit transfer (BR-61): 30 credit transfer, 58 SEPA, 42 payment to bank account. */
 const CREDIT_TRANSFER = new Set(['30', '58']);
 
-export function normProblems(invoice: EInvoice): FieldProblem[] {
+export function normProblems(invoice: EInvoice, sepaAccountIsIban = true): FieldProblem[] {
   const out: FieldProblem[] = [];
   const address = invoice.delivery?.address;
   if (address && !address.country) {
@@ -22,6 +22,12 @@ export function normProblems(invoice: EInvoice): FieldProblem[] {
     out.push({
       field: 'e_invoice.payment_means.iban',
       message: `e_invoice.payment_means.iban is required for a credit transfer (code ${pay.code}: the account to pay to, BR-61)`,
+    });
+  }
+  if (pay?.code === '58' && !sepaAccountIsIban) {
+    out.push({
+      field: 'e_invoice.payment_means.account_id',
+      message: 'e_invoice.payment_means.account_id cannot take a SEPA credit transfer (code 58): send the account as iban',
     });
   }
   return out;
