@@ -2,10 +2,11 @@
 // allowances and charges in their own VAT category, several taxes that are one VAT rate per line, the VAT total in a
 // tax currency and a rounded amount due, each through POST /ubl and checked against the UBL XSD (xmllint) and the
 // EN 16931 and Peppol BIS 3.0 rules (0 fatal), with the amounts worked out by hand; taxes an e-invoice cannot carry
-// refused naming `taxes`; and the PDF's total lines read back with pdftotext, in both themes.
+// refused naming `taxes`; the same requests through POST /cii under the EN 16931 CII rules; and the PDF's total lines
+// read back with pdftotext, in both themes.
 import { expect } from 'chai';
 import { pdfFlatText } from '../helpers/pdf';
-import { standards, type Failure } from '../helpers/schematron';
+import { rules, standards, type Failure } from '../helpers/schematron';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { embeddedPdf, xmlValue, xsdErrors } from '../helpers/ubl';
 
@@ -183,6 +184,14 @@ describe('issue 25 money in UBL: XSD, EN 16931 and Peppol BIS 3.0', function () 
       for (const re of c.matches ?? []) expect(xml).to.match(re);
       const text = pdfFlatText(embeddedPdf(xml));
       for (const t of c.pdf) expect(text).to.contain(t);
+    });
+
+    it(`${c.name}, in CII (the service checks its XSD): 0 fatal under EN 16931, the same amount due`, async function () {
+      const res = await post(service, c.body, { path: '/cii' });
+      const xml = await res.text();
+      expect(res.status, xml.slice(0, 500)).to.equal(200);
+      expect(fatal(rules('en16931Cii').validate(xml)), 'EN 16931 fatal').to.deep.equal([]);
+      expect(xmlValue(xml, 'ram:DuePayableAmount')).to.equal(c.xml['cbc:PayableAmount']);
     });
   }
 
