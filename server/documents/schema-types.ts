@@ -454,7 +454,7 @@ export interface EInvoice {
      */
     iban?: string;
     /**
-     * Payment service provider (BT-86)
+     * Payment service provider (BT-86): a BIC such as GKCCBEBB, or a national clearing code where one is used instead
      */
     bic?: string;
     /**

@@ -15,7 +15,7 @@ const PATTERN_HINTS: Record<string, string> = {
   'e_invoice.tax_exemption_reason_code': 'must be a VATEX code such as VATEX-EU-132',
   'e_invoice.payment_means.code': 'must be a UNCL4461 payment means code such as 30 or 58',
   'e_invoice.payment_means.iban': 'must be an IBAN such as BE71096123456769',
-  'e_invoice.payment_means.bic': 'must be a BIC such as GKCCBEBB',
+  'e_invoice.payment_means.bic': 'must be a BIC such as GKCCBEBB, or a clearing code of letters and digits',
 };
 
 /** The most problems listed in `details`; a 1,000-line body with every line wrong stays readable. */
