@@ -22,6 +22,9 @@ describe('start-up checks', function () {
     const fr = JSON.parse(fs.readFileSync(path.join(root, 'locales', 'fr.json'), 'utf8'));
     delete fr.labels.total_title;
     fs.writeFileSync(path.join(root, 'locales', 'fr.json'), JSON.stringify(fr));
+    const units = JSON.parse(fs.readFileSync(path.join(root, 'locales', 'units.json'), 'utf8'));
+    delete units.units.HUR.th;
+    fs.writeFileSync(path.join(root, 'locales', 'units.json'), JSON.stringify(units));
     fs.rmSync(path.join(root, 'templates', 'partials', 'totals.hbs'));
     fs.writeFileSync(path.join(root, 'templates', 'partials', 'notes.hbs'), '{{#if view.notes}} unclosed');
     fs.rmSync(path.join(root, 'themes', 'slate.css'));
@@ -36,6 +39,7 @@ describe('start-up checks', function () {
     expect(text).to.contain('quote.json is missing');
     expect(text).to.contain('receipt.json');
     expect(text).to.contain('fr.json lacks 1 key(s) of en.json: labels.total_title');
+    expect(text).to.contain('units.json: HUR has no name in th');
     expect(text).to.contain('partials/totals.hbs is missing');
     expect(text).to.contain('partials/notes.hbs');
     expect(text).to.contain('themes/slate.css is missing');
