@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../../server/config';
 import { buildCii } from '../../../server/einvoice/cii/build';
 import type { EInvoice, Profile } from '../../../server/einvoice/model';
-import { carriageProblems } from '../../../server/einvoice/profile-terms';
+import { carriageProblems, DOCUMENT_TERMS, LINE_TERMS } from '../../../server/einvoice/profile-terms';
 import { PROFILES, profileProblems } from '../../../server/einvoice/profiles';
 import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
 import { fullInvoice, invoiceFor } from '../../helpers/einvoice-full';
@@ -32,6 +32,75 @@ const facturX = (p: Profile): Validator | undefined => {
 };
 
 const isFatal = (f: Failure): boolean => f.flag === 'fatal' || f.flag === 'error';
+
+/** Where each row of profile-terms.ts lives in the model (a line's below lines[0]). */
+const TERM_PATH: Record<string, string[]> = {
+  'notes (terms, e_invoice.notes: BG-1)': ['notes'],
+  'tax_point_date (BT-7)': ['taxPointDate'],
+  'e_invoice.vat_point_date_code (BT-8)': ['taxPointDateCode'],
+  'due_date (BT-9)': ['dueDate'],
+  'payment_terms (BT-20)': ['paymentTerms'],
+  'e_invoice.tax_currency (BT-6, BT-111)': ['taxCurrency'],
+  'e_invoice.project_reference (BT-11)': ['projectReference'],
+  'e_invoice.contract_reference (BT-12)': ['contractReference'],
+  'e_invoice.sales_order_reference (BT-14)': ['salesOrderReference'],
+  'e_invoice.receiving_advice (BT-15)': ['receivingAdvice'],
+  'e_invoice.despatch_advice (BT-16)': ['despatchAdvice'],
+  'e_invoice.tender_reference (BT-17)': ['tenderReference'],
+  'e_invoice.invoiced_object (BT-18)': ['invoicedObject'],
+  'e_invoice.buyer_accounting_reference (BT-19)': ['buyerAccountingReference'],
+  'preceding_invoices (purchase_order of a receipt or credit note: BG-3)': ['precedingInvoices'],
+  'invoice_period (BG-14)': ['period'],
+  'e_invoice.attachments (BG-24)': ['documents'],
+  'e_invoice.seller.trading_name (BT-28)': ['seller', 'tradingName'],
+  'e_invoice.seller.identifiers (BT-29)': ['seller', 'identifiers'],
+  'e_invoice.seller.legal_info (BT-33)': ['seller', 'legalInfo'],
+  'e_invoice.seller.endpoint (BT-34)': ['seller', 'endpoint'],
+  'e_invoice.seller.contact_name, phone, email (BG-6)': ['seller', 'contact'],
+  'e_invoice.buyer.trading_name (BT-45)': ['buyer', 'tradingName'],
+  'e_invoice.buyer.vat_id (a VAT ID line in to: BT-48)': ['buyer', 'vatId'],
+  'e_invoice.buyer.identifiers (BT-46)': ['buyer', 'identifiers'],
+  'e_invoice.buyer.endpoint (BT-49)': ['buyer', 'endpoint'],
+  'e_invoice.buyer.contact_name, phone, email (BG-9)': ['buyer', 'contact'],
+  'e_invoice.payee (BG-10)': ['payee'],
+  'e_invoice.tax_representative (BG-11)': ['taxRepresentative'],
+  'delivery_date (BT-72)': ['delivery'],
+  'e_invoice.delivery (BG-13)': ['delivery'],
+  'e_invoice.payment_means (payment_methods: BG-16)': ['payment'],
+  'e_invoice.payment_means.text (the name of a single payment method: BT-82)': ['payment', 'text'],
+  'e_invoice.payment_means.account_name (BT-85)': ['payment', 'accountName'],
+  'e_invoice.payment_means.bic (BT-86)': ['payment', 'bic'],
+  'e_invoice.payment_means.card (BG-18)': ['payment', 'card'],
+  'discounts (e_invoice.allowances: BG-20)': ['allowancesCharges'],
+  'shipping (e_invoice.charges: BG-21)': ['allowancesCharges'],
+  'amount_paid (BT-113)': ['totals', 'prepaid'],
+  'e_invoice.rounding_amount (BT-114)': ['totals', 'rounding'],
+  'note (BT-127)': ['note'],
+  'object_id (BT-128)': ['objectId'],
+  'unit (BT-130)': ['unitCode'],
+  'order_line_reference (BT-132)': ['orderLineReference'],
+  'accounting_reference (BT-133)': ['accountingReference'],
+  'period (BG-26)': ['period'],
+  'allowances (BG-27)': ['allowancesCharges'],
+  'charges (BG-28)': ['allowancesCharges'],
+  'allowances, charges: percent (BT-137, BT-138, BT-142, BT-143)': ['allowancesCharges'],
+  'gross_price (BT-148)': ['grossPrice'],
+  'price_base_quantity (BT-149)': ['baseQuantity'],
+  'description (BT-154, beside a name)': ['description'],
+  'seller_item_id (BT-155)': ['sellerItemId'],
+  'buyer_item_id (BT-156)': ['buyerItemId'],
+  'standard_item_id (BT-157)': ['standardItemId'],
+  'classifications (BT-158)': ['classifications'],
+  'origin_country (BT-159)': ['originCountry'],
+  'attributes (BG-32)': ['attributes'],
+};
+
+/** `base` with the value `source` has at `where` (one or two keys deep). */
+function withTerm(base: EInvoice, source: EInvoice, [key, sub]: string[]): EInvoice {
+  const from = (source as unknown as Record<string, Record<string, unknown>>)[key!];
+  const to = (base as unknown as Record<string, Record<string, unknown> | undefined>)[key!];
+  return { ...base, [key!]: sub ? { ...(to ?? from), [sub]: from![sub] } : from };
+}
 const COLUMNS = ['profile XSD', 'D16B XSD', 'en16931-cii', 'Factur-X', 'xrechnung-cii'];
 
 /** The documents checked: each profile with every term it carries; both BT-7 and BT-8 where the profile has them. */
@@ -183,5 +252,35 @@ describe('CII in every profile: XSD and official rules, and what each profile ca
     const min = invoiceFor('minimum');
     const vatId = { ...min, buyer: { ...min.buyer, vatId: 'DE987654321' } };
     expect((await check(buildCii(vatId), 'minimum')).problems.join('\n')).to.match(/Factur-X: .*SpecifiedTaxRegistration/);
+  });
+
+  it('every row of the table, one term at a time: written into a document of a profile that lacks it, it either has no place (nothing written) or breaks that profile', async function () {
+    const unjustified: string[] = [];
+    let written = 0;
+    const source = (p: Profile): EInvoice => ({ ...fullInvoice(p), taxPointDate: '2026-02-28' });
+    const cases = [
+      ...DOCUMENT_TERMS.map((t) => ({ t, line: false, holds: (e: EInvoice) => t.holds(e) })),
+      ...LINE_TERMS.map((t) => ({ t, line: true, holds: (e: EInvoice) => t.holds(e.lines[0]!) })),
+    ];
+    for (const { t, line, holds } of cases) {
+      const where = TERM_PATH[t.field];
+      expect(where, `a model path for ${t.field}`).to.be.an('array');
+      for (const p of t.lacking as ('minimum' | 'basic_wl' | 'basic')[]) {
+        if (line && !PROFILES[p].lines) continue; // no lines at all, by definition
+        const base = invoiceFor(p);
+        const patched = line
+          ? { ...base, lines: base.lines.map((l, i) => (i === 0 ? { ...l, [where![0]!]: (source(p).lines[0] as never)[where![0]!] } : l)) }
+          : withTerm(base, source(p), where!);
+        expect(holds(base), `${t.field}: absent from the ${p} document`).to.equal(false);
+        expect(holds(patched), `${t.field}: set for ${p}`).to.equal(true);
+        const before = buildCii(base);
+        const after = buildCii(patched);
+        if (after === before) continue; // the writer has no place for it in this profile
+        written++;
+        if ((await check(after, p)).problems.length === 0) unjustified.push(`${t.field} in ${p}`);
+      }
+    }
+    expect(unjustified, 'refused, yet valid in the profile').to.deep.equal([]);
+    expect(written).to.be.greaterThan(40);
   });
 });
