@@ -34,6 +34,7 @@ export interface DetailContext {
 export interface DetailRow {
   label: string;
   value: string;
+  multiline?: boolean;
 }
 
 /** A period as printed: "1 Mar 2026 – 31 Mar 2026", "from 1 Mar 2026", "until …"; undefined when it has no date. */
@@ -63,10 +64,11 @@ export function payeeDetails(doc: DocumentRequest, { label }: DetailContext): De
   return name ? [{ label: label('payee_title'), value: name }] : [];
 }
 
-/** The preceding invoices, "RE-2026-0042 of Mar 2, 2026", the label on the first row only. */
+/** The preceding invoices, "RE-2026-0042 of Mar 2, 2026": one row, an invoice a line, beside one label. */
 export function precedingInvoiceDetails(doc: DocumentRequest, { fmt, label, text }: DetailContext): DetailRow[] {
-  return doc.preceding_invoices.map((invoice, i) => ({
-    label: i === 0 ? label('preceding_invoice_title') : '',
-    value: invoice.date ? text('invoice_of', { number: invoice.number, date: fmt.formatDate(invoice.date) }) : invoice.number,
-  }));
+  if (doc.preceding_invoices.length === 0) return [];
+  const lines = doc.preceding_invoices.map((invoice) =>
+    invoice.date ? text('invoice_of', { number: invoice.number, date: fmt.formatDate(invoice.date) }) : invoice.number,
+  );
+  return [{ label: label('preceding_invoice_title'), value: lines.join('\n'), multiline: lines.length > 1 }];
 }

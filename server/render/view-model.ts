@@ -44,6 +44,8 @@ const ONE_LINE_HEADING = 16;
 export interface LabelledValue {
   label: string;
   value: string;
+  /** The value has several lines, each printed on its own (the preceding invoices). */
+  multiline?: boolean;
 }
 
 export interface TotalLine extends LabelledValue {

@@ -12,7 +12,7 @@ import { buildView, type DocumentView } from '../../../server/render/view-model'
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 /** French and German put a no-break space in some texts: compared here as plain spaces. */
-const plain = (t: string) => t.replace(/\s/g, ' ');
+const plain = (t: string) => t.replace(/[^\S\n]/g, ' ');
 
 describe('document view: dates of supply, preceding invoices, payee', function () {
   let assets: Assets;
@@ -47,9 +47,9 @@ describe('document view: dates of supply, preceding invoices, payee', function (
       ['Due Date', 'Apr 16, 2026'],
       ['Payee', 'Factoring Bank AG'],
       ['Purchase Order', 'PO-7'],
-      ['Preceding Invoice', 'RE-2026-0042 of Mar 2, 2026'],
-      ['', 'RE-2026-0043'],
+      ['Preceding Invoice', 'RE-2026-0042 of Mar 2, 2026\nRE-2026-0043'],
     ]);
+    expect(view(FULL).details.map((d) => d.multiline ?? false)).to.deep.equal([false, false, false, false, false, false, false, true]);
   });
 
   it('in German and French, with their dates and words', function () {
@@ -61,20 +61,20 @@ describe('document view: dates of supply, preceding invoices, payee', function (
       ['Fällig am', '16.04.2026'],
       ['Zahlungsempfänger', 'Factoring Bank AG'],
       ['Bestellnummer', 'PO-7'],
-      ['Vorherige Rechnung', 'RE-2026-0042 vom 02.03.2026'],
-      ['', 'RE-2026-0043'],
+      ['Vorherige Rechnung', 'RE-2026-0042 vom 02.03.2026\nRE-2026-0043'],
     ]);
     const fr = details(view(FULL, 'fr'));
     expect(fr.slice(1, 3)).to.deep.equal([
       ['Date de livraison', '31 mars 2026'],
       ['Période', '1 mars 2026 – 31 mars 2026'],
     ]);
-    expect(fr[7]).to.deep.equal(['Facture antérieure', 'RE-2026-0042 du 2 mars 2026']);
+    expect(fr[7]).to.deep.equal(['Facture antérieure', 'RE-2026-0042 du 2 mars 2026\nRE-2026-0043']);
   });
 
   it("names a credit note's preceding invoice as the one it corrects", function () {
     const v = view({ type: 'credit_note', preceding_invoices: [{ number: 'RE-2026-0042', date: '2026-03-02' }] });
     expect(details(v)[1]).to.deep.equal(['Original Invoice', 'RE-2026-0042 of Mar 2, 2026']);
+    expect(v.details[1]!.multiline).to.equal(false);
     expect(details(view({ type: 'credit_note', preceding_invoices: [{ number: 'R-1' }] }, 'es'))[1]).to.deep.equal([
       'Factura rectificada',
       'R-1',
