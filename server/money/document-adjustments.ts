@@ -1,11 +1,11 @@
 // The document level allowances and charges of `e_invoice.allowances` / `e_invoice.charges` (EN 16931 BG-20 /
 // BG-21), beside the reference API's discount and shipping: each one's amount, rounded to the currency's minor units
 // (a percent one of its base_amount, else of the sum of the line amounts, BT-106), with the VAT category and rate it
-// was sent with. Refuses (400 naming the field) what cannot be computed or classified: an amount and a percent, a
-// base without a percent, a rate without a category, a standard category without a rate above 0, a rate on a
-// category that charges none. Must not split amounts across VAT groups (vat.ts does) or format.
+// was sent with. Names the problems (400s naming the field, refusals.ts) of what cannot be computed or classified: an
+// amount and a percent, a base without a percent, a rate without a category, a standard category without a rate
+// above 0, a rate on a category that charges none. Must not split amounts across VAT groups (vat.ts does) or format.
 import type { TaxCategoryCode } from '../documents/model';
-import { errors, type FieldProblem } from '../errors';
+import type { FieldProblem } from '../errors';
 import { Decimal, roundMoney } from './decimal';
 import { bothProblem, type LineAdjustment, type SentAdjustment } from './lines';
 
@@ -46,28 +46,35 @@ function problemsOf(field: string, sent: SentDocumentAdjustment): FieldProblem[]
   return out;
 }
 
-/** The allowances, then the charges, in the order sent. `subtotal`: the sum of the line amounts (BT-106). */
-export function documentAdjustments(
-  sent: { allowances?: readonly SentDocumentAdjustment[]; charges?: readonly SentDocumentAdjustment[] } | undefined,
-  subtotal: Decimal,
-  digits: number,
-): DocumentAdjustment[] {
-  const problems: FieldProblem[] = [];
-  const one = (a: SentDocumentAdjustment, charge: boolean, field: string): DocumentAdjustment => {
-    problems.push(...problemsOf(field, a));
+export interface SentDocumentAdjustments {
+  allowances?: readonly SentDocumentAdjustment[];
+  charges?: readonly SentDocumentAdjustment[];
+}
+
+/** Each one's field, allowances first. */
+function each(sent: SentDocumentAdjustments | undefined): { a: SentDocumentAdjustment; charge: boolean; field: string }[] {
+  return [
+    ...(sent?.allowances ?? []).map((a, i) => ({ a, charge: false, field: `e_invoice.allowances[${i}]` })),
+    ...(sent?.charges ?? []).map((a, i) => ({ a, charge: true, field: `e_invoice.charges[${i}]` })),
+  ];
+}
+
+/** Every problem of the allowances and charges as sent. */
+export function documentAdjustmentProblems(sent: SentDocumentAdjustments | undefined): FieldProblem[] {
+  return each(sent).flatMap(({ a, field }) => problemsOf(field, a));
+}
+
+/** The allowances, then the charges, in the order sent (they passed documentAdjustmentProblems). `subtotal`: the sum
+ * of the line amounts (BT-106). */
+export function documentAdjustments(sent: SentDocumentAdjustments | undefined, subtotal: Decimal, digits: number): DocumentAdjustment[] {
+  return each(sent).map(({ a, charge, field }): DocumentAdjustment => {
     const said = { field, reason: a.reason, reasonCode: a.reason_code };
     const category = a.tax_category ? { category: a.tax_category, rate: new Decimal(a.tax_rate ?? 0) } : {};
     if (a.percent === undefined) return { charge, amount: roundMoney(new Decimal(a.amount ?? 0), digits), ...said, ...category };
     const percent = new Decimal(a.percent);
     const base = a.base_amount === undefined ? subtotal : roundMoney(new Decimal(a.base_amount), digits);
     return { charge, amount: roundMoney(base.mul(percent).div(100), digits), base, percent, ...said, ...category };
-  };
-  const out = [
-    ...(sent?.allowances ?? []).map((a, i) => one(a, false, `e_invoice.allowances[${i}]`)),
-    ...(sent?.charges ?? []).map((c, i) => one(c, true, `e_invoice.charges[${i}]`)),
-  ];
-  if (problems.length > 0) throw errors.validation(problems);
-  return out;
+  });
 }
 
 /** The sum of the allowances' (`charge` false) or the charges' amounts. */

@@ -1,8 +1,8 @@
 // The amount of each line (EN 16931 BG-25): its gross, quantity × unit_cost ÷ price_base_quantity (BT-149) rounded to
 // the currency's minor units, less its allowances (BG-27), plus its charges (BG-28), each rounded on its own (a
-// percent one is of the gross). Also the statement's running balance. Owns the line arithmetic and the refusal of an
+// percent one is of the gross). Also the statement's running balance. Owns the line arithmetic and the problem of an
 // adjustment that sends both an amount and a percent; must not format, know syntaxes or see document-level amounts.
-import { errors, type FieldProblem } from '../errors';
+import type { FieldProblem } from '../errors';
 import { Decimal, roundMoney } from './decimal';
 
 /** A line's allowance or charge (EN 16931 BG-27 / BG-28): its amount, rounded, and the percentage and base it was
@@ -70,9 +70,8 @@ function lineAdjustments(item: LineInput, gross: Decimal, digits: number): LineA
   return [...(item.allowances ?? []).map((a) => one(a, false)), ...(item.charges ?? []).map((c) => one(c, true))];
 }
 
-/** Every line's amounts; `noMoney` (packing slip): quantities only. Throws one 400 naming every adjustment that sends
- * both an amount and a percent. */
-export function lineTotals(items: readonly LineInput[], digits: number, noMoney: boolean, opening: Decimal | undefined): LineTotal[] {
+/** An adjustment of a line that sends both an amount and a percent, for every line. */
+export function lineProblems(items: readonly LineInput[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
   items.forEach((item, i) => {
     for (const kind of ['allowances', 'charges'] as const)
@@ -81,7 +80,11 @@ export function lineTotals(items: readonly LineInput[], digits: number, noMoney:
         if (p) problems.push(p);
       });
   });
-  if (problems.length > 0) throw errors.validation(problems);
+  return problems;
+}
+
+/** Every line's amounts; `noMoney` (packing slip): quantities only. The lines passed lineProblems. */
+export function lineTotals(items: readonly LineInput[], digits: number, noMoney: boolean, opening: Decimal | undefined): LineTotal[] {
   let running = opening ?? new Decimal(0);
   return items.map((item) => {
     const quantity = dec(item.quantity, 1);

@@ -5,7 +5,7 @@
 // lines, rounded once; a compound one is charged on that amount plus the earlier taxes on those lines (an earlier tax
 // that also taxes other lines counts with its lines' share of it); a flat one is its amount. Also says whether the
 // taxes map to one VAT rate per line (for the e-invoices), and why not. Must not format or know syntaxes.
-import { errors, type FieldProblem } from '../errors';
+import type { FieldProblem } from '../errors';
 import { Decimal, roundMoney } from './decimal';
 import type { DocumentAdjustment } from './document-adjustments';
 import { share, type VatGroup } from './vat';
@@ -162,7 +162,7 @@ export function severalTaxes(input: TaxesInput): SeveralTaxes {
 export function mixProblems(
   tax: unknown,
   items: ReadonlyArray<{ tax?: unknown; tax_category?: unknown }>,
-  adjustments: readonly DocumentAdjustment[],
+  adjustments: ReadonlyArray<{ field: string; categorized: boolean }>,
 ): FieldProblem[] {
   const out: FieldProblem[] = [];
   if (tax !== undefined) out.push({ field: 'tax', message: 'tax and taxes cannot both be sent: put every tax in taxes' });
@@ -175,15 +175,10 @@ export function mixProblems(
         });
   });
   for (const a of adjustments)
-    if (a.category)
+    if (a.categorized)
       out.push({
         field: `${a.field}.tax_category`,
         message: `${a.field}.tax_category (a VAT category of its own) cannot be combined with taxes`,
       });
   return out;
-}
-
-/** Refuses (400) what several taxes cannot be computed from. */
-export function checkTaxes(problems: FieldProblem[]): void {
-  if (problems.length > 0) throw errors.validation(problems);
 }

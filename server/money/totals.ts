@@ -2,15 +2,15 @@
 // Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units: the
 // lines (lines.ts), the discount, the document allowances and charges (document-adjustments.ts), the tax (one, by
 // VAT rate in vat.ts, or several in taxes.ts), shipping, the tax in the VAT accounting currency and the rounding of
-// the amount due. Also decides which total lines are shown. Must not format for display (render/format.ts does) or
-// read labels.
+// the amount due, after refusing at once what cannot be computed (refusals.ts). Also decides which total lines are
+// shown. Must not format for display (render/format.ts does) or read labels.
 import type { DocumentRequest, SubtotalMode, TaxCategoryCode } from '../documents/model';
 import { minorUnits } from '../documents/currency';
-import { errors } from '../errors';
 import { Decimal, roundMoney } from './decimal';
 import { documentAdjustments, sumOf, type DocumentAdjustment, type SentDocumentAdjustment } from './document-adjustments';
 import { dec, lineTotals, type LineInput, type LineTotal } from './lines';
-import { checkTaxes, mixProblems, severalTaxes, taxesProblems, type SentTax, type SeveralTaxes } from './taxes';
+import { refuseMoneyProblems } from './refusals';
+import { severalTaxes, type SentTax, type SeveralTaxes } from './taxes';
 import { splitVat, type VatSplit } from './vat';
 
 export { Decimal, roundMoney };
@@ -126,7 +126,6 @@ interface TaxContext {
 
 /** Several taxes: one line each, their sum the tax; the VAT groups when they are one VAT rate per line. */
 function taxesOf(input: TotalsInput, taxes: readonly SentTax[], c: TaxContext): { tax: Adjustment; vat: VatSplit; taxes: SeveralTaxes } {
-  checkTaxes([...mixProblems(input.tax, input.items, c.adjustments), ...taxesProblems(taxes, input.items)]);
   const several = severalTaxes({
     taxes,
     lines: c.lines.map((l, i) => ({ amount: l.amount, taxes: input.items[i]!.taxes })),
@@ -145,11 +144,6 @@ function taxesOf(input: TotalsInput, taxes: readonly SentTax[], c: TaxContext): 
 
 /** The one document tax (`tax`), by VAT rate when lines or adjustments have their own (vat.ts). */
 function taxOf(input: TotalsInput, c: TaxContext): { tax: Adjustment; vat: VatSplit } {
-  const stray = input.items.findIndex((item) => item.taxes !== undefined);
-  if (stray >= 0)
-    throw errors.validation([
-      { field: `items[${stray}].taxes`, message: `items[${stray}].taxes names taxes, but the document sends no taxes` },
-    ]);
   let tax = adjustment(input.fields.tax, input.tax, c.taxBase, c.digits);
   const vat = splitVat({
     lines: input.items.map((item, i) => ({ amount: c.lines[i]!.amount, tax: item.tax, tax_category: item.tax_category })),
@@ -172,22 +166,16 @@ function taxOf(input: TotalsInput, c: TaxContext): { tax: Adjustment; vat: VatSp
 }
 
 /** BT-111: the VAT total times the exchange rate, rounded to the tax currency's minor units. */
-function taxCurrencyOf(
-  sent: { code: string; exchange_rate: number | string } | undefined,
-  currency: string,
-  tax: Decimal,
-): Totals['taxCurrency'] {
+function taxCurrencyOf(sent: { code: string; exchange_rate: number | string } | undefined, tax: Decimal): Totals['taxCurrency'] {
   if (!sent) return undefined;
   const code = sent.code.toUpperCase();
-  if (code === currency.toUpperCase())
-    throw errors.validation([
-      { field: 'e_invoice.tax_currency.code', message: `e_invoice.tax_currency.code must differ from the document's currency ${code}` },
-    ]);
   const digits = minorUnits(code);
   return { code, tax: roundMoney(tax.mul(sent.exchange_rate), digits), minorUnits: digits };
 }
 
+/** Every amount of the document; first a 400 naming every problem when the request's money cannot be computed. */
 export function computeTotals(input: TotalsInput): Totals {
+  refuseMoneyProblems(input);
   const digits = minorUnits(input.currency);
   const noMoney = input.type === 'packing_slip';
   // Rounded to the currency like every other amount (10.005 EUR is 10.01; JPY 0.5 is 1).
@@ -231,7 +219,7 @@ export function computeTotals(input: TotalsInput): Totals {
     balance,
     vat,
     taxes,
-    taxCurrency: taxCurrencyOf(input.e_invoice?.tax_currency, input.currency, tax.amount),
+    taxCurrency: taxCurrencyOf(input.e_invoice?.tax_currency, tax.amount),
     show: {
       subtotal: discount.shown || tax.shown || shipping.shown || adjustments.length > 0,
       amountPaid: !opening.isZero(),

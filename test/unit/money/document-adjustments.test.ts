@@ -118,6 +118,22 @@ describe('document allowances and charges, tax currency and rounding (issue 25)'
     expect(problems[0]!.message).to.equal('e_invoice.allowances[0] needs an amount or a percent, not both');
   });
 
+  it('reports every money problem of a request at once: lines, document adjustments, taxes, tax currency', function () {
+    const problems = refusal({
+      tax: 5,
+      taxes: [{ title: 'GST', rate: 5 }],
+      items: [{ quantity: 1, unit_cost: 10, allowances: [{ amount: 1, percent: 1, reason: 'a' }], taxes: ['HST'] }],
+      e_invoice: { charges: [{ amount: 1, base_amount: 2, reason: 'b' }], tax_currency: { code: 'eur', exchange_rate: 1 } },
+    });
+    expect(problems.map((p) => p.field)).to.deep.equal([
+      'items[0].allowances[0]',
+      'e_invoice.charges[0].base_amount',
+      'tax',
+      'items[0].taxes[0]',
+      'e_invoice.tax_currency.code',
+    ]);
+  });
+
   it('the VAT total in the tax currency, rounded to its minor units: 210.00 EUR × 7.4604 = 1,566.68 DKK, × 161.23 = 33,858 JPY', function () {
     const base = { tax: 21, items: [{ quantity: 1, unit_cost: 1000 }] };
     const dkk = totals({ ...base, e_invoice: { tax_currency: { code: 'DKK', exchange_rate: '7.4604' } } });

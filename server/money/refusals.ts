@@ -1,0 +1,36 @@
+// What the totals cannot be computed from, named field by field and refused at once (one 400 with every problem),
+// before anything is computed: a line's or the document's adjustment with an amount and a percent (and the document
+// ones' base and VAT category problems), several taxes that contradict themselves or `tax`, a line naming taxes the
+// document does not send, a tax currency equal to the document's. Reads the request only; computes nothing.
+import { errors, type FieldProblem } from '../errors';
+import { documentAdjustmentProblems } from './document-adjustments';
+import { lineProblems } from './lines';
+import { mixProblems, taxesProblems } from './taxes';
+import type { TotalsInput } from './totals';
+
+function taxesOf(input: TotalsInput): FieldProblem[] {
+  if (!input.taxes) {
+    const stray = input.items.findIndex((item) => item.taxes !== undefined);
+    if (stray < 0) return [];
+    return [{ field: `items[${stray}].taxes`, message: `items[${stray}].taxes names taxes, but the document sends no taxes` }];
+  }
+  const e = input.e_invoice;
+  const adjustments = [
+    ...(e?.allowances ?? []).map((a, i) => ({ field: `e_invoice.allowances[${i}]`, categorized: a.tax_category !== undefined })),
+    ...(e?.charges ?? []).map((a, i) => ({ field: `e_invoice.charges[${i}]`, categorized: a.tax_category !== undefined })),
+  ];
+  return [...mixProblems(input.tax, input.items, adjustments), ...taxesProblems(input.taxes, input.items)];
+}
+
+/** Throws one 400 naming every problem of the request's money, or returns. */
+export function refuseMoneyProblems(input: TotalsInput): void {
+  const problems = [...lineProblems(input.items), ...documentAdjustmentProblems(input.e_invoice), ...taxesOf(input)];
+  const taxCurrency = input.e_invoice?.tax_currency;
+  if (taxCurrency && taxCurrency.code.toUpperCase() === input.currency.toUpperCase()) {
+    problems.push({
+      field: 'e_invoice.tax_currency.code',
+      message: `e_invoice.tax_currency.code must differ from the document's currency ${input.currency.toUpperCase()}`,
+    });
+  }
+  if (problems.length > 0) throw errors.validation(problems);
+}
