@@ -66,7 +66,11 @@ export const DOCUMENT_TERMS: readonly Term<EInvoice>[] = [
     holds: (e) => some(e.delivery?.name) || some(e.delivery?.locationId) || some(e.delivery?.address),
   },
   { field: 'e_invoice.payment_means (payment_methods: BG-16)', lacking: M, holds: (e) => some(e.payment) },
-  { field: 'e_invoice.payment_means.text (the name of a single payment method: BT-82)', lacking: MWB, holds: (e) => some(e.payment?.text) },
+  {
+    field: "e_invoice.payment_means.text (a receipt's payment_terms, the name of a single payment method: BT-82)",
+    lacking: MWB,
+    holds: (e) => some(e.payment?.text),
+  },
   { field: 'e_invoice.payment_means.account_name (BT-85)', lacking: MWB, holds: (e) => some(e.payment?.accountName) },
   { field: 'e_invoice.payment_means.bic (BT-86)', lacking: MWB, holds: (e) => some(e.payment?.bic) },
   { field: 'e_invoice.payment_means.card (BG-18)', lacking: MWB, holds: (e) => some(e.payment?.card) },

@@ -67,7 +67,7 @@ const TERM_PATH: Record<string, string[]> = {
   'delivery_date (BT-72)': ['delivery'],
   'e_invoice.delivery (BG-13)': ['delivery'],
   'e_invoice.payment_means (payment_methods: BG-16)': ['payment'],
-  'e_invoice.payment_means.text (the name of a single payment method: BT-82)': ['payment', 'text'],
+  "e_invoice.payment_means.text (a receipt's payment_terms, the name of a single payment method: BT-82)": ['payment', 'text'],
   'e_invoice.payment_means.account_name (BT-85)': ['payment', 'accountName'],
   'e_invoice.payment_means.bic (BT-86)': ['payment', 'bic'],
   'e_invoice.payment_means.card (BG-18)': ['payment', 'card'],
