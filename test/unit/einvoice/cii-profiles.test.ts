@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../../server/config';
 import { buildCii } from '../../../server/einvoice/cii/build';
-import type { EInvoice, Profile } from '../../../server/einvoice/model';
+import type { EInvoice, Line, Profile } from '../../../server/einvoice/model';
 import { carriageProblems, DOCUMENT_TERMS, LINE_TERMS } from '../../../server/einvoice/profile-terms';
 import { PROFILES, profileProblems } from '../../../server/einvoice/profiles';
 import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
@@ -94,6 +94,42 @@ const TERM_PATH: Record<string, string[]> = {
   'origin_country (BT-159)': ['originCountry'],
   'attributes (BG-32)': ['attributes'],
 };
+
+/** `invoice` without the term at `where` (`field` tells allowances from charges and a delivery's date from the rest);
+ * amounts that depend on it follow (the payable amount without the rounding or prepaid amount, BT-107 and BT-108
+ * without their allowances and charges). */
+function withoutTerm(invoice: EInvoice, [key, sub]: string[], field: string): EInvoice {
+  const t = invoice.totals;
+  if (field.startsWith('discounts') || field.startsWith('shipping')) {
+    const charge = field.startsWith('shipping');
+    return {
+      ...invoice,
+      allowancesCharges: invoice.allowancesCharges.filter((a) => a.charge !== charge),
+      totals: { ...t, ...(charge ? { charges: undefined } : { allowances: undefined }) },
+    };
+  }
+  if (key === 'totals') {
+    const value = t[sub as 'rounding' | 'prepaid']!;
+    return { ...invoice, totals: { ...t, [sub!]: undefined, payable: sub === 'rounding' ? t.payable.sub(value) : t.payable.add(value) } };
+  }
+  if (field.startsWith('delivery_date')) return { ...invoice, delivery: { ...invoice.delivery, date: undefined } };
+  if (key === 'delivery') return { ...invoice, delivery: invoice.delivery?.date ? { date: invoice.delivery.date } : undefined };
+  if (key === 'documents') return { ...invoice, documents: invoice.documents.filter((d) => d.pdf) };
+  const empty = Array.isArray((invoice as unknown as Record<string, unknown>)[key!]) ? [] : undefined;
+  if (!sub) return { ...invoice, [key!]: empty };
+  const group = (invoice as unknown as Record<string, Record<string, unknown> | undefined>)[key!];
+  return { ...invoice, [key!]: { ...group, [sub]: undefined } };
+}
+
+function withoutLineTerm(line: Line, key: string, field: string): Line {
+  const ac = line.allowancesCharges ?? [];
+  if (field.startsWith('allowances, charges'))
+    return { ...line, allowancesCharges: ac.map((a) => ({ ...a, base: undefined, percent: undefined })) };
+  if (field.startsWith('allowances')) return { ...line, allowancesCharges: ac.filter((a) => a.charge) };
+  if (field.startsWith('charges')) return { ...line, allowancesCharges: ac.filter((a) => !a.charge) };
+  if (key === 'unitCode') return { ...line, unitCode: 'C62' };
+  return { ...line, [key]: undefined };
+}
 
 /** `base` with the value `source` has at `where` (one or two keys deep). */
 function withTerm(base: EInvoice, source: EInvoice, [key, sub]: string[]): EInvoice {
@@ -252,6 +288,25 @@ describe('CII in every profile: XSD and official rules, and what each profile ca
     const min = invoiceFor('minimum');
     const vatId = { ...min, buyer: { ...min.buyer, vatId: 'DE987654321' } };
     expect((await check(buildCii(vatId), 'minimum')).problems.join('\n')).to.match(/Factur-X: .*SpecifiedTaxRegistration/);
+  });
+
+  it('the table is complete: the full model less every term the table refuses is valid in MINIMUM, BASIC WL and BASIC', async function () {
+    for (const p of ['minimum', 'basic_wl', 'basic'] as const) {
+      const full = fullInvoice(p, 'point date');
+      let stripped = full;
+      for (const t of DOCUMENT_TERMS)
+        if (t.lacking.includes(p) && t.holds(stripped)) stripped = withoutTerm(stripped, TERM_PATH[t.field]!, t.field);
+      const lines = stripped.lines.map((l) => {
+        let line = l;
+        for (const t of LINE_TERMS)
+          if (t.lacking.includes(p) && t.holds(line)) line = withoutLineTerm(line, TERM_PATH[t.field]![0]!, t.field);
+        return line;
+      });
+      stripped = { ...stripped, lines };
+      expect(carriageProblems(stripped, p), p).to.deep.equal([]);
+      const { problems } = await check(buildCii(stripped), p);
+      expect(problems, p).to.deep.equal([]);
+    }
   });
 
   it('every row of the table, one term at a time: written into a document of a profile that lacks it, it either has no place (nothing written) or breaks that profile', async function () {
