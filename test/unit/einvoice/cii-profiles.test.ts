@@ -272,6 +272,20 @@ describe('CII in every profile: XSD and official rules, and what each profile ca
     expect(() => buildCii({ ...fullInvoice('en16931'), profile: 'peppol' })).to.throw(/UBL only/);
   });
 
+  it("MINIMUM asks for the seller's country only (it has no buyer address); the other CII profiles for both", function () {
+    const noCountry = (p: Profile) => {
+      const e = p === 'minimum' || p === 'basic_wl' || p === 'basic' ? invoiceFor(p) : fullInvoice(p);
+      return { ...e, buyer: { ...e.buyer, address: { ...e.buyer.address, country: undefined } } };
+    };
+    expect(profileProblems(noCountry('minimum'), 'cii')).to.deep.equal([]);
+    for (const p of ['basic_wl', 'basic', 'en16931', 'extended'] as const) {
+      expect(
+        profileProblems(noCountry(p), 'cii').map((f) => f.field),
+        p,
+      ).to.deep.equal(['e_invoice.buyer.country']);
+    }
+  });
+
   it('what the table refuses does fail the profile: the full model written as BASIC, BASIC WL and MINIMUM', async function () {
     // The writer writes what the model holds; written anyway, the refused terms break the profile's XSD or rules.
     for (const p of ['minimum', 'basic_wl', 'basic'] as const) {
