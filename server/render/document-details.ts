@@ -47,10 +47,14 @@ export function periodText(period: Period | undefined, { fmt, text }: Pick<Detai
   return undefined;
 }
 
-/** The dates of supply: date of supply, invoicing period, VAT point date (the rows after the issue date). */
+/** A credit note's most important reference is the invoice it corrects: it comes right after the issue date. */
+const leadsWithPrecedingInvoice = (doc: DocumentRequest): boolean => doc.type === 'credit_note';
+
+/** The rows after the issue date: a credit note's original invoice, then the date of supply, the invoicing period
+ * and the VAT point date. */
 export function supplyDetails(doc: DocumentRequest, ctx: DetailContext): DetailRow[] {
   const { fmt, label } = ctx;
-  const out: DetailRow[] = [];
+  const out: DetailRow[] = leadsWithPrecedingInvoice(doc) ? precedingInvoices(doc, ctx) : [];
   if (doc.delivery_date) out.push({ label: label('delivery_date_title'), value: fmt.formatDate(doc.delivery_date) });
   const period = periodText(doc.invoice_period, ctx);
   if (period) out.push({ label: label('period_title'), value: period });
@@ -64,8 +68,13 @@ export function payeeDetails(doc: DocumentRequest, { label }: DetailContext): De
   return name ? [{ label: label('payee_title'), value: name }] : [];
 }
 
+/** The rows after the purchase order: the preceding invoices of any document but a credit note. */
+export function precedingInvoiceDetails(doc: DocumentRequest, ctx: DetailContext): DetailRow[] {
+  return leadsWithPrecedingInvoice(doc) ? [] : precedingInvoices(doc, ctx);
+}
+
 /** The preceding invoices, "RE-2026-0042 of Mar 2, 2026": one row, an invoice a line, beside one label. */
-export function precedingInvoiceDetails(doc: DocumentRequest, { fmt, label, text }: DetailContext): DetailRow[] {
+function precedingInvoices(doc: DocumentRequest, { fmt, label, text }: DetailContext): DetailRow[] {
   if (doc.preceding_invoices.length === 0) return [];
   const lines = doc.preceding_invoices.map((invoice) =>
     invoice.date ? text('invoice_of', { number: invoice.number, date: fmt.formatDate(invoice.date) }) : invoice.number,

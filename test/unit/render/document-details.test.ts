@@ -71,9 +71,19 @@ describe('document view: dates of supply, preceding invoices, payee', function (
     expect(fr[7]).to.deep.equal(['Facture antérieure', 'RE-2026-0042 du 2 mars 2026\nRE-2026-0043']);
   });
 
-  it("names a credit note's preceding invoice as the one it corrects", function () {
-    const v = view({ type: 'credit_note', preceding_invoices: [{ number: 'RE-2026-0042', date: '2026-03-02' }] });
-    expect(details(v)[1]).to.deep.equal(['Original Invoice', 'RE-2026-0042 of Mar 2, 2026']);
+  it("names a credit note's preceding invoice as the one it corrects, right after the date", function () {
+    const v = view({
+      type: 'credit_note',
+      delivery_date: '2026-03-31',
+      purchase_order: 'PO-7',
+      preceding_invoices: [{ number: 'RE-2026-0042', date: '2026-03-02' }],
+    });
+    expect(details(v)).to.deep.equal([
+      ['Date', 'Nov 23, 2026'],
+      ['Original Invoice', 'RE-2026-0042 of Mar 2, 2026'],
+      ['Date of Supply', 'Mar 31, 2026'],
+      ['Referenced Invoice', 'PO-7'],
+    ]);
     expect(v.details[1]!.multiline).to.equal(false);
     expect(details(view({ type: 'credit_note', preceding_invoices: [{ number: 'R-1' }] }, 'es'))[1]).to.deep.equal([
       'Factura rectificada',
