@@ -35,8 +35,8 @@ export function paymentOf(doc: DocumentRequest): PaymentInstructions | undefined
     code: means?.code ?? defaultCode,
     text: methodText ?? (doc.payment_methods.length === 1 && !means ? doc.payment_methods[0]!.name : undefined),
     paymentId: means?.payment_id,
-    // BT-84: the IBAN, or an account that is not one.
-    iban: means?.iban ?? means?.account_id,
+    iban: means?.iban,
+    accountId: means?.iban ? undefined : means?.account_id,
     accountName: means?.account_name,
     bic: means?.bic,
     card: means?.card ? { number: means.card.number, holder: means.card.holder } : undefined,

@@ -1,4 +1,4 @@
-// A request and its totals as the EN 16931 model (model.ts), once, for every syntax (ubl.ts, cii.ts): dates read in
+// A request and its totals as the EN 16931 model (model.ts), once, for every syntax (ubl/, cii/): dates read in
 // the request's locale (map-dates.ts), parties from free text and structured data (parties.ts), the VAT of every line
 // and adjustment (vat-categories.ts), the lines (map-lines.ts), payment, payee, delivery, notes, documents and
 // references (map-parts.ts), and the profile's own requirements (profiles.ts). Every problem is reported at once, as

@@ -1,5 +1,5 @@
 // The EN 16931 semantic model of an invoice: the business terms (BT-) and groups (BG-) every e-invoice syntax
-// carries, filled once from a request and its totals (map.ts) and written out per syntax (ubl.ts, cii.ts). Amounts
+// carries, filled once from a request and its totals (map.ts) and written out per syntax (ubl/, cii/). Amounts
 // are Decimals already rounded by money/ (nothing here or in a serializer rounds money); texts are as sent.
 // Types only: no syntax, no I/O.
 import type { TaxCategoryCode } from '../documents/model';
@@ -201,8 +201,10 @@ export interface PaymentInstructions {
   text?: string;
   /** BT-83 remittance information. */
   paymentId?: string;
-  /** BG-17 credit transfer: BT-84 IBAN, BT-85 account name, BT-86 BIC. */
+  /** BG-17 credit transfer: BT-84 the account as an IBAN, or `accountId` when it is not one, BT-85 account name,
+   * BT-86 BIC (or a clearing code). */
   iban?: string;
+  accountId?: string;
   accountName?: string;
   bic?: string;
   /** BG-18 payment card: BT-87 the last digits of its number, BT-88 its holder. */

@@ -528,6 +528,11 @@ describe('EN 16931 rules between fields, refused before anything is written', fu
       'e_invoice.attachments[0]',
     ],
     ['a unit that is not a Rec 20 code', {}, 'items[0].unit'],
+    [
+      "the seller's legal information sent for the buyer (BT-33)",
+      { buyer: { ...BUYER, legal_info: 'Capital 1 EUR' } },
+      'e_invoice.buyer.legal_info',
+    ],
     ['a period that ends before it starts (BR-29)', {}, 'invoice_period.end'],
   ];
   for (const [name, e, field] of refused) {

@@ -23,10 +23,11 @@ function paymentMeans(settlement: Node, pay: PaymentInstructions): void {
     text(card, 'CardholderName', pay.card.holder); // BT-88
   }
   wrapped(means, 'PayerPartyDebtorFinancialAccount', 'IBANID', pay.directDebit?.debitedAccount); // BT-91
-  if (any(pay.iban, pay.accountName)) {
+  if (any(pay.iban, pay.accountId, pay.accountName)) {
     const account = ram(means, 'PayeePartyCreditorFinancialAccount'); // BG-17
     text(account, 'IBANID', pay.iban); // BT-84
     text(account, 'AccountName', pay.accountName); // BT-85
+    text(account, 'ProprietaryID', pay.accountId); // BT-84, an account that is not an IBAN
   }
   wrapped(means, 'PayeeSpecifiedCreditorFinancialInstitution', 'BICID', pay.bic); // BT-86
 }

@@ -131,9 +131,9 @@ function payment(xml: Node, invoice: EInvoice, root: UblRoot): void {
       cbc(card, 'NetworkID', 'NA'); // required by UBL, not a business term
       cbc(card, 'HolderName', pay.card.holder); // BT-88
     }
-    if (pay.iban) {
+    if (pay.iban || pay.accountId) {
       const account = cac(pm, 'PayeeFinancialAccount'); // BG-17
-      cbc(account, 'ID', pay.iban); // BT-84
+      cbc(account, 'ID', pay.iban ?? pay.accountId); // BT-84
       cbc(account, 'Name', pay.accountName); // BT-85
       if (any(pay.bic)) cbc(cac(account, 'FinancialInstitutionBranch'), 'ID', pay.bic); // BT-86
     }
