@@ -11,9 +11,10 @@ import type { Locale } from './locale';
 
 export interface LineContext extends DetailContext {
   catalogues: Pick<Catalogues, 'unit' | 'itemScheme'>;
-  /** The catalogue's language (`de`) and the formatting tag (`de-AT`). */
+  /** The catalogue's language (`de`). */
   language: string;
-  tag: string;
+  /** A country's name in the document's language (ET → "Ethiopia", "Äthiopien"). */
+  country: (code: string) => string;
   /** A label with its rate: "Allowance (10%)". */
   rateLabel: (label: string, rate: string) => string;
 }
@@ -27,7 +28,7 @@ export function lineContext(fmt: Formatter, label: (key: DetailLabelKey) => stri
     text,
     catalogues,
     language: locale.language,
-    tag: locale.tag,
+    country: countryNames(locale.tag),
     rateLabel: (title, rate) => text('rate_label', { label: title, rate }),
   };
 }
@@ -42,13 +43,18 @@ export function quantityWithUnit(quantity: Decimal, unit: string | undefined, ct
   return name ? ctx.text('quantity_unit', { quantity: text, unit: name }) : text;
 }
 
-/** A country's name in the document's language (ET → "Ethiopia", "Äthiopien"); the code when Intl has none. */
-export function countryName(code: string, tag: string): string {
-  try {
-    return new Intl.DisplayNames([tag], { type: 'region', fallback: 'code' }).of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
+/** Country names in the language of `tag` (ET → "Ethiopia", "Äthiopien"), the code when Intl has none: one
+ * Intl.DisplayNames per document, made for the first line that has an origin. */
+export function countryNames(tag: string): (code: string) => string {
+  let names: Intl.DisplayNames | undefined;
+  return (code) => {
+    try {
+      names ??= new Intl.DisplayNames([tag], { type: 'region', fallback: 'code' });
+      return names.of(code.toUpperCase()) ?? code;
+    } catch {
+      return code;
+    }
+  };
 }
 
 function identifiers(item: LineItem, { label, text, catalogues }: LineContext): string[] {
@@ -67,16 +73,20 @@ function identifiers(item: LineItem, { label, text, catalogues }: LineContext): 
   return out;
 }
 
-function properties(item: LineItem, { label, text, tag }: LineContext): string[] {
+function properties(item: LineItem, { label, text, country }: LineContext): string[] {
   const out: string[] = [];
-  if (item.origin_country)
-    out.push(text('labelled', { label: label('origin_country_title'), value: countryName(item.origin_country, tag) }));
+  if (item.origin_country) out.push(text('labelled', { label: label('origin_country_title'), value: country(item.origin_country) }));
   for (const { name, value } of item.attributes ?? []) out.push(text('labelled', { label: name, value }));
   return out;
 }
 
-/** The small lines under a line's name, each a text; none when the line has no such data. */
-export function lineDetails(item: LineItem, ctx: LineContext): string[] {
+const hasDetails = (i: LineItem): boolean =>
+  Boolean(i.seller_item_id || i.buyer_item_id || i.standard_item_id || i.origin_country || i.attributes?.length || i.period || i.note);
+
+/** The small lines under a line's name, each a text; undefined when the line has no such data (most lines: a
+ * 1,000-line statement pays next to nothing for them). */
+export function lineDetails(item: LineItem, ctx: LineContext): string[] | undefined {
+  if (!hasDetails(item)) return undefined;
   const out: string[] = [];
   const ids = identifiers(item, ctx);
   if (ids.length) out.push(ids.join(SEPARATOR));
@@ -85,5 +95,5 @@ export function lineDetails(item: LineItem, ctx: LineContext): string[] {
   const period = periodText(item.period, ctx);
   if (period) out.push(ctx.text('labelled', { label: ctx.label('period_title'), value: period }));
   if (item.note) out.push(item.note);
-  return out;
+  return out.length ? out : undefined;
 }

@@ -140,9 +140,9 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   // Columns and rows per type (decisions §2).
   let columns: Column[];
   let rows: Cell[][];
-  const itemCell = ({ name, description, ...item }: DocumentRequest['items'][number]): Cell => ({
-    text: name ?? description ?? '',
-    sub: name ? description : undefined,
+  const itemCell = (item: DocumentRequest['items'][number]): Cell => ({
+    text: item.name ?? item.description ?? '',
+    sub: item.name ? item.description : undefined,
     details: lineDetails(item, lineCtx),
     align: 'left',
   });
