@@ -2,7 +2,8 @@
 // every amount): quantity and unit, net amount, price with its gross price and base quantity, the line's allowances
 // and charges, period, identifiers, classifications, origin and attributes. Knows no syntax, computes no amount.
 import type { DocumentRequest } from '../documents/model';
-import { Decimal, type Totals } from '../money/totals';
+import { sentDecimal } from '../money/decimal';
+import type { Totals } from '../money/totals';
 import type { Line, Period, VatCategory } from './model';
 
 /** UN/ECE Rec 20 C62: "one" (a unit of count), the unit of a line that names none. */
@@ -14,7 +15,7 @@ export function linesOf(doc: DocumentRequest, totals: Totals, vat: VatCategory[]
     // EN 16931 forbids a negative price (BR-27): a credit line is a negative quantity at a positive price.
     const negativePrice = t.unitCost.isNegative();
     const price = negativePrice ? t.unitCost.neg() : t.unitCost;
-    const grossPrice = item.gross_price === undefined ? undefined : new Decimal(item.gross_price);
+    const grossPrice = item.gross_price === undefined ? undefined : sentDecimal(item.gross_price);
     return {
       id: item.line_id ?? String(i + 1),
       note: item.note,

@@ -6,7 +6,7 @@
 // above 0, a rate on a category that charges none. Must not split amounts across VAT groups (vat.ts does) or format.
 import type { TaxCategoryCode } from '../documents/model';
 import type { FieldProblem } from '../errors';
-import { Decimal, roundMoney } from './decimal';
+import { Decimal, roundMoney, sentDecimal } from './decimal';
 import { bothProblem, type LineAdjustment, type SentAdjustment } from './lines';
 
 export interface SentDocumentAdjustment extends SentAdjustment {
@@ -32,7 +32,7 @@ function problemsOf(field: string, sent: SentDocumentAdjustment): FieldProblem[]
   if (both) out.push(both);
   if (sent.base_amount !== undefined && sent.percent === undefined)
     out.push({ field: `${field}.base_amount`, message: `${field}.base_amount is the base of a percent: send percent with it` });
-  const rate = sent.tax_rate === undefined ? undefined : new Decimal(sent.tax_rate);
+  const rate = sent.tax_rate === undefined ? undefined : sentDecimal(sent.tax_rate);
   const code = sent.tax_category;
   if (rate !== undefined && !code)
     out.push({ field: `${field}.tax_rate`, message: `${field}.tax_rate needs ${field}.tax_category (its VAT category)` });
@@ -69,10 +69,10 @@ export function documentAdjustmentProblems(sent: SentDocumentAdjustments | undef
 export function documentAdjustments(sent: SentDocumentAdjustments | undefined, subtotal: Decimal, digits: number): DocumentAdjustment[] {
   return each(sent).map(({ a, charge, field }): DocumentAdjustment => {
     const said = { field, reason: a.reason, reasonCode: a.reason_code };
-    const category = a.tax_category ? { category: a.tax_category, rate: new Decimal(a.tax_rate ?? 0) } : {};
-    if (a.percent === undefined) return { charge, amount: roundMoney(new Decimal(a.amount ?? 0), digits), ...said, ...category };
-    const percent = new Decimal(a.percent);
-    const base = a.base_amount === undefined ? subtotal : roundMoney(new Decimal(a.base_amount), digits);
+    const category = a.tax_category ? { category: a.tax_category, rate: sentDecimal(a.tax_rate ?? 0) } : {};
+    if (a.percent === undefined) return { charge, amount: roundMoney(sentDecimal(a.amount ?? 0), digits), ...said, ...category };
+    const percent = sentDecimal(a.percent);
+    const base = a.base_amount === undefined ? subtotal : roundMoney(sentDecimal(a.base_amount), digits);
     return { charge, amount: roundMoney(base.mul(percent).div(100), digits), base, percent, ...said, ...category };
   });
 }

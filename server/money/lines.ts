@@ -3,7 +3,7 @@
 // percent one is of the gross). Also the statement's running balance. Owns the line arithmetic and the problem of an
 // adjustment that sends both an amount and a percent; must not format, know syntaxes or see document-level amounts.
 import type { FieldProblem } from '../errors';
-import { Decimal, roundMoney } from './decimal';
+import { Decimal, roundMoney, sentDecimal } from './decimal';
 
 /** A line's allowance or charge (EN 16931 BG-27 / BG-28): its amount, rounded, and the percentage and base it was
  * computed from when it is a percentage. */
@@ -51,7 +51,7 @@ export interface LineInput {
 }
 
 export function dec(value: number | string | undefined, fallback: number): Decimal {
-  return new Decimal(value === undefined || value === '' ? fallback : value);
+  return sentDecimal(value === undefined || value === '' ? fallback : value);
 }
 
 /** The refusal of an adjustment with both an amount and a percent (the schema asks for at least one). */
@@ -64,7 +64,7 @@ function lineAdjustments(item: LineInput, gross: Decimal, digits: number): LineA
   const one = (sent: SentAdjustment, charge: boolean): LineAdjustment => {
     const said = { reason: sent.reason, reasonCode: sent.reason_code };
     if (sent.percent === undefined) return { charge, amount: roundMoney(dec(sent.amount, 0), digits), ...said };
-    const percent = new Decimal(sent.percent);
+    const percent = sentDecimal(sent.percent);
     return { charge, amount: roundMoney(gross.mul(percent).div(100), digits), base: gross, percent, ...said };
   };
   return [...(item.allowances ?? []).map((a) => one(a, false)), ...(item.charges ?? []).map((c) => one(c, true))];
@@ -89,7 +89,7 @@ export function lineTotals(items: readonly LineInput[], digits: number, noMoney:
   return items.map((item) => {
     const quantity = dec(item.quantity, 1);
     const unitCost = noMoney ? new Decimal(0) : dec(item.unit_cost, 0);
-    const baseQuantity = item.price_base_quantity === undefined ? undefined : new Decimal(item.price_base_quantity);
+    const baseQuantity = item.price_base_quantity === undefined ? undefined : sentDecimal(item.price_base_quantity);
     const gross = roundMoney(quantity.mul(unitCost).div(baseQuantity ?? 1), digits);
     const adjustments = noMoney ? [] : lineAdjustments(item, gross, digits);
     const amount = adjustments.reduce((sum, a) => (a.charge ? sum.add(a.amount) : sum.sub(a.amount)), gross);

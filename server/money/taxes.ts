@@ -6,7 +6,7 @@
 // that also taxes other lines counts with its lines' share of it); a flat one is its amount. Also says whether the
 // taxes map to one VAT rate per line (for the e-invoices), and why not. Must not format or know syntaxes.
 import type { FieldProblem } from '../errors';
-import { Decimal, roundMoney } from './decimal';
+import { Decimal, roundMoney, sentDecimal } from './decimal';
 import type { DocumentAdjustment } from './document-adjustments';
 import { share, type VatGroup } from './vat';
 
@@ -125,8 +125,8 @@ function computeTaxes(input: TaxesInput, sets: LineSet[]): TaxLine[] {
     // A set's base: its taxable amount, plus (compound) its share of every earlier tax it is subject to.
     const bases = mine.map((s) => (t.compound ? [...s.shares.values()].reduce((a, b) => a.add(b), s.taxable) : s.taxable));
     const base = bases.reduce((a, b) => a.add(b), zero());
-    const rate = t.rate === undefined ? undefined : new Decimal(t.rate);
-    const amount = roundMoney(rate ? base.mul(rate).div(100) : new Decimal(t.amount ?? 0), input.digits);
+    const rate = t.rate === undefined ? undefined : sentDecimal(t.rate);
+    const amount = roundMoney(rate ? base.mul(rate).div(100) : sentDecimal(t.amount ?? 0), input.digits);
     share(amount, bases, input.digits).forEach((part, i) => mine[i]!.shares.set(k, part));
     const lines = mine.flatMap((s) => s.lines).sort((a, b) => a - b);
     return { title: t.title.trim(), rate, compound: Boolean(t.compound), base, amount, lines };

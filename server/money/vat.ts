@@ -14,7 +14,7 @@
 // Must not format or know e-invoice syntaxes; raises only validation errors naming the field.
 import type { TaxCategoryCode } from '../documents/model';
 import { errors, type FieldProblem } from '../errors';
-import { Decimal, roundMoney } from './decimal';
+import { Decimal, roundMoney, sentDecimal } from './decimal';
 import type { DocumentAdjustment } from './document-adjustments';
 
 export interface VatGroup {
@@ -161,7 +161,7 @@ function rateGroups(input: VatInput): VatGroup[] {
     return group;
   };
   input.lines.forEach((l, i) => {
-    const rate = l.tax !== undefined ? new Decimal(l.tax) : input.mode === '%' ? input.documentTax : zero();
+    const rate = l.tax !== undefined ? sentDecimal(l.tax) : input.mode === '%' ? input.documentTax : zero();
     // A line that charges VAT without naming its category is standard rated: grouped with the lines that say S.
     const group = groupOf(l.tax_category ?? (rate.isZero() ? undefined : 'S'), rate);
     group.lines.push(i);

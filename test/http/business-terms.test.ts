@@ -549,3 +549,28 @@ describe('EN 16931 rules between fields, refused before anything is written', fu
     }
   }
 });
+
+describe('numbers with more decimals than a document can hold', function () {
+  this.timeout(60000);
+  let service: TestService;
+  before(async () => (service = await sharedService()));
+
+  it('are read to 10 decimals: a float noise and 1e-300 give valid XML (xmllint) with the sent number rounded', async function () {
+    for (const s of SYNTAXES) {
+      const body = {
+        ...BASE,
+        items: [
+          { name: 'Float noise', quantity: 0.1 + 0.2, unit_cost: 10, gross_price: 1.0846716139068054e-300 },
+          { name: 'Tiny rate', quantity: 1, unit_cost: 1e-300, tax: 1e-300, price_base_quantity: 1.00000000004 },
+        ],
+        e_invoice: { seller: SELLER, buyer: BUYER, embed_pdf: false },
+      };
+      const res = await post(service, body, { path: s.route });
+      const xml = await res.text();
+      expect(res.status, xml.slice(0, 400)).to.equal(200);
+      expect(s.schema(xml), s.route).to.deep.equal([]);
+      expect(xml).to.match(/>0\.3</);
+      expect(xml).not.to.match(/0\.0{11,}/);
+    }
+  });
+});
