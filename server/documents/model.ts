@@ -34,7 +34,8 @@ export function isEInvoiceType(type: DocumentType): type is EInvoiceType {
   return (E_INVOICE_TYPES as readonly DocumentType[]).includes(type);
 }
 
-/** The 21 template parameters plus the statement/timesheet column headers. */
+/** The 21 template parameters, the statement/timesheet column headers, and the titles of the EN 16931 details the
+ * PDF prints (date of supply, period, payee, item identifiers, allowances, charges, rounding). */
 export const LABEL_KEYS = [
   'header',
   'to_title',
@@ -62,6 +63,18 @@ export const LABEL_KEYS = [
   'charges_header',
   'payments_header',
   'payments_title',
+  'allowance_title',
+  'charge_title',
+  'rounding_title',
+  'delivery_date_title',
+  'period_title',
+  'tax_point_date_title',
+  'preceding_invoice_title',
+  'payee_title',
+  'seller_item_id_title',
+  'buyer_item_id_title',
+  'standard_item_id_title',
+  'origin_country_title',
 ] as const;
 export type LabelKey = (typeof LABEL_KEYS)[number];
 

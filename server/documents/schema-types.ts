@@ -272,6 +272,18 @@ export interface Labels {
   balance_title?: PlainText;
   terms_title?: PlainText;
   notes_title?: PlainText;
+  allowance_title?: PlainText;
+  charge_title?: PlainText;
+  rounding_title?: PlainText;
+  delivery_date_title?: PlainText;
+  period_title?: PlainText;
+  tax_point_date_title?: PlainText;
+  preceding_invoice_title?: PlainText;
+  payee_title?: PlainText;
+  seller_item_id_title?: PlainText;
+  buyer_item_id_title?: PlainText;
+  standard_item_id_title?: PlainText;
+  origin_country_title?: PlainText;
 }
 export interface CustomField {
   name: RequiredText;

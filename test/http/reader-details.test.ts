@@ -106,6 +106,12 @@ describe('reader details on the page: dates of supply, units, identifiers, line 
     }
   }
 
+  it("the request's labels override the new titles, as the reference API's template parameters do", async function () {
+    const labels = { delivery_date_title: 'Supplied on', payee_title: 'Pay to', seller_item_id_title: 'SKU', allowance_title: 'Rebate' };
+    const { lines } = await pdfLines(service, { ...INVOICE, ...labels }, 'en-GB');
+    expect(missing(lines, ['Supplied on 31 Mar 2026', 'Pay to Hanse Factoring AG', 'SKU: CONS-ARCH'])).to.deep.equal([]);
+  });
+
   it('a credit note names the invoice it corrects; Thai units print in Thai', async function () {
     const { due_date: _, ...rest } = INVOICE;
     const credit = { ...rest, type: 'credit_note', items: [{ name: 'Refund', quantity: 2, unit: 'HUR', unit_cost: 120 }] };
