@@ -3,7 +3,7 @@
 // are Decimals already rounded by money/ (nothing here or in a serializer rounds money); texts are as sent.
 // Types only: no syntax, no I/O.
 import type { TaxCategoryCode } from '../documents/model';
-import type { Decimal } from '../money/totals';
+import type { Decimal, LineAdjustment } from '../money/totals';
 
 /** `peppol`: Peppol BIS Billing 3.0 (UBL only); `en16931`: the bare norm (Factur-X EN 16931 in CII); `xrechnung`:
  * XRechnung 3.0 (KoSIT); `minimum`, `basic_wl`, `basic`, `extended`: the other Factur-X / ZUGFeRD profiles (CII only). */
@@ -85,19 +85,10 @@ export interface Party {
   contact?: { name?: string; phone?: string; email?: string };
 }
 
-/** BG-27 line allowance / BG-28 line charge. A reason, a reason code or both (BR-42, BR-44). */
-export interface LineAllowanceCharge {
-  charge: boolean;
-  /** BT-136 / BT-141 */
-  amount: Decimal;
-  /** BT-137 / BT-142 with BT-138 / BT-143: the base and percentage a percent adjustment was computed from. */
-  base?: Decimal;
-  percent?: Decimal;
-  /** BT-139 / BT-144 */
-  reason?: string;
-  /** BT-140 (UNCL5189) / BT-145 (UNCL7161) */
-  reasonCode?: string;
-}
+/** BG-27 line allowance / BG-28 line charge (BT-136 … BT-145): the amount, the base and percentage a percent one was
+ * computed from, the reason and its code (UNCL5189 / UNCL7161); a reason, a code or both (BR-42, BR-44). As money/
+ * computed it. */
+export type LineAllowanceCharge = LineAdjustment;
 
 /** BG-20 document level allowance / BG-21 document level charge (BT-92 … BT-105): a line adjustment with a VAT
  * category (BT-95/96, BT-102/103). */

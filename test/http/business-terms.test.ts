@@ -8,25 +8,8 @@ import { rules } from '../helpers/schematron';
 import { comparable, semanticModel, termValues } from '../helpers/semantic';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { rootOf, xmllintErrors, xsdErrors } from '../helpers/ubl';
+import { BUYER, SELLER } from '../helpers/e-invoice-request';
 
-const SELLER = {
-  country: 'BE',
-  vat_id: 'BE0123456749',
-  company_id: '0123456749',
-  street: 'Rue Neuve 1',
-  city: 'Brussels',
-  postal_code: '1000',
-  endpoint: { scheme: '0208', id: '0123456749' },
-  email: 'billing@example.be',
-};
-const BUYER = {
-  country: 'NL',
-  vat_id: 'NL123456789B01',
-  street: 'Oudegracht 10',
-  city: 'Utrecht',
-  postal_code: '3511',
-  endpoint: { scheme: '0106', id: '12345678' },
-};
 const BASE = {
   from: 'Nikolaus BV',
   to: 'Foster Moen BV',

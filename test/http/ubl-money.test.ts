@@ -9,27 +9,9 @@ import { pdfFlatText } from '../helpers/pdf';
 import { rules, standards, type Failure } from '../helpers/schematron';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { embeddedPdf, xmlValue, xsdErrors } from '../helpers/ubl';
+import { BUYER, SELLER } from '../helpers/e-invoice-request';
 
-const E_INVOICE = {
-  seller: {
-    country: 'BE',
-    vat_id: 'BE0123456749',
-    street: 'Rue Neuve 1',
-    city: 'Brussels',
-    postal_code: '1000',
-    endpoint: { scheme: '0208', id: '0123456749' },
-  },
-  buyer: {
-    country: 'NL',
-    vat_id: 'NL123456789B01',
-    street: 'Oudegracht 10',
-    city: 'Utrecht',
-    postal_code: '3511',
-    endpoint: { scheme: '0106', id: '12345678' },
-  },
-  buyer_reference: 'PO-77',
-  payment_means: { code: '30', iban: 'BE71096123456769' },
-};
+const E_INVOICE = { seller: SELLER, buyer: BUYER, buyer_reference: 'PO-77', payment_means: { code: '30', iban: 'BE71096123456769' } };
 
 const BASE = {
   from: 'Nikolaus BV\nRue Neuve 1\n1000 Brussels',

@@ -5,29 +5,7 @@ import { isPdf, pdfFlatText } from '../helpers/pdf';
 import { standards, type Failure } from '../helpers/schematron';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { embeddedPdf, rootOf, xmlValue, xsdErrors } from '../helpers/ubl';
-
-const E_INVOICE = {
-  seller: {
-    country: 'BE',
-    vat_id: 'BE0123456749',
-    company_id: '0123456749',
-    street: 'Rue Neuve 1',
-    city: 'Brussels',
-    postal_code: '1000',
-    endpoint: { scheme: '0208', id: '0123456749' },
-    email: 'billing@example.be',
-  },
-  buyer: {
-    country: 'NL',
-    vat_id: 'NL123456789B01',
-    street: 'Oudegracht 10',
-    city: 'Utrecht',
-    postal_code: '3511',
-    endpoint: { scheme: '0106', id: '12345678' },
-  },
-  buyer_reference: 'PO-77',
-  payment_means: { code: '30', iban: 'BE71096123456769', bic: 'GKCCBEBB' },
-};
+import { E_INVOICE } from '../helpers/e-invoice-request';
 
 const BASE = {
   from: 'Nikolaus BV\nRue Neuve 1\n1000 Brussels\nVAT ID: BE0123456749',

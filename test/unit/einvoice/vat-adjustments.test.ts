@@ -4,6 +4,7 @@
 // beside them; and the 400 on `taxes` when they are not. EN 16931's sums are checked on every breakdown.
 import { expect } from 'chai';
 import type { DocumentRequest } from '../../../server/documents/model';
+import { documentRequest } from '../../helpers/money';
 import { DomainError } from '../../../server/errors';
 import { computeTotals, roundMoney } from '../../../server/money/totals';
 import { invoiceVat, type InvoiceVat } from '../../../server/einvoice/vat-categories';
@@ -11,21 +12,7 @@ import { invoiceVat, type InvoiceVat } from '../../../server/einvoice/vat-catego
 const LABELS = { discount: 'Discount', shipping: 'Shipping' };
 
 function doc(fields: Partial<DocumentRequest>): DocumentRequest {
-  return {
-    type: 'invoice',
-    theme: 'classic',
-    page_size: 'a4',
-    from: 'Acme NV',
-    to: 'Client BV',
-    currency: 'EUR',
-    custom_fields: [],
-    items: [{ name: 'Consulting', quantity: 1, unit_cost: 100 }],
-    fields: { tax: '%', discounts: false, shipping: false },
-    payment_methods: [],
-    preceding_invoices: [],
-    labels: {},
-    ...fields,
-  };
+  return documentRequest(fields);
 }
 
 /** The VAT, after checking BR-CO-13/14 and BR-S-08 on it. */

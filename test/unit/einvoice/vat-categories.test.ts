@@ -5,6 +5,7 @@
 // cannot express is a 400 naming the field.
 import { expect } from 'chai';
 import type { DocumentRequest } from '../../../server/documents/model';
+import { documentRequest } from '../../helpers/money';
 import { DomainError } from '../../../server/errors';
 import { computeTotals, roundMoney, type Totals } from '../../../server/money/totals';
 import { invoiceVat, type InvoiceVat } from '../../../server/einvoice/vat-categories';
@@ -14,21 +15,7 @@ const LABELS = { discount: 'Discount', shipping: 'Shipping' };
 const OFF = { tax: false, discounts: false, shipping: false } as const;
 
 function doc(fields: Partial<DocumentRequest>): DocumentRequest {
-  return {
-    type: 'invoice',
-    theme: 'classic',
-    page_size: 'a4',
-    from: 'Acme NV\nVAT: BE0123456749',
-    to: 'Client BV',
-    currency: 'EUR',
-    custom_fields: [],
-    items: [{ name: 'Consulting', quantity: 1, unit_cost: 100 }],
-    fields: OFF,
-    payment_methods: [],
-    preceding_invoices: [],
-    labels: {},
-    ...fields,
-  };
+  return documentRequest({ from: 'Acme NV\nVAT: BE0123456749', fields: OFF, ...fields });
 }
 
 /** The breakdown, after checking the sums EN 16931 holds every e-invoice to. */

@@ -1,22 +1,13 @@
 // Document level allowances and charges (money/document-adjustments.ts with vat.ts, issue 25), the VAT total in the
 // VAT accounting currency (BT-111) and the rounding of the amount due (BT-114), in the totals: exact to the minor unit.
 import { expect } from 'chai';
-import { DomainError } from '../../../server/errors';
-import { computeTotals, type TotalsInput } from '../../../server/money/totals';
+import type { TotalsInput } from '../../../server/money/totals';
+import { PERCENT_TAX as FIELDS, refusalOf, totalsIn } from '../../helpers/money';
 
-const FIELDS = { tax: '%' as const, discounts: false, shipping: false };
-const totals = (input: Partial<TotalsInput>) => computeTotals({ currency: 'EUR', items: [], fields: FIELDS, ...input });
+const totals = (input: Partial<TotalsInput>) => totalsIn('EUR', input);
 const fixed = (...xs: { toFixed(): string }[]) => xs.map((x) => x.toFixed());
 
-function refusal(input: Partial<TotalsInput>): { field: string; message: string }[] {
-  try {
-    totals(input);
-  } catch (err) {
-    expect(err).to.be.instanceOf(DomainError);
-    return (err as DomainError).facts.details!;
-  }
-  return expect.fail('no error') as never;
-}
+const refusal = (input: Partial<TotalsInput>) => refusalOf(() => totals(input));
 
 describe('document allowances and charges, tax currency and rounding (issue 25)', function () {
   it('a percent allowance of the line total and a charge change the taxed amount: 300 − 15 + 7.50 at 21 % = 353.93', function () {

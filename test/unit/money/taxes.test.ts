@@ -2,25 +2,16 @@
 // PST with a PST-exempt line, CGST + SGST, a compound tax, a flat tax beside a rate with discount and shipping), the
 // discount shared across the lines' tax sets, sub-cent rates, JPY, and what is refused, naming the field.
 import { expect } from 'chai';
-import { DomainError } from '../../../server/errors';
-import { computeTotals, type TotalsInput } from '../../../server/money/totals';
+import type { TotalsInput } from '../../../server/money/totals';
+import { PERCENT_TAX as FIELDS, refusalOf, totalsIn } from '../../helpers/money';
 
-const FIELDS = { tax: '%' as const, discounts: false, shipping: false };
-const totals = (input: Partial<TotalsInput>) => computeTotals({ currency: 'CAD', items: [], fields: FIELDS, ...input });
+const totals = (input: Partial<TotalsInput>) => totalsIn('CAD', input);
 /** Each tax as [title, rate, base, amount], then [tax, total]. */
 const taxLines = (t: ReturnType<typeof totals>) =>
   t.taxes!.lines.map((l) => [l.title, l.rate?.toFixed(), l.base.toFixed(), l.amount.toFixed()]);
 const sums = (t: ReturnType<typeof totals>) => [t.tax.amount.toFixed(), t.total.toFixed()];
 
-function refusal(input: Partial<TotalsInput>): { field: string; message: string }[] {
-  try {
-    totals(input);
-  } catch (err) {
-    expect(err).to.be.instanceOf(DomainError);
-    return (err as DomainError).facts.details!;
-  }
-  return expect.fail('no error') as never;
-}
+const refusal = (input: Partial<TotalsInput>) => refusalOf(() => totals(input));
 
 describe('several taxes (issue 25)', function () {
   it('Canada: GST 5 % on every line, PST 7 % on all but an exempt book: 6.25 + 7.00, total 138.23', function () {
