@@ -11,10 +11,9 @@ import { pdfText } from '../helpers/pdf';
 import { notdefGlyphs } from '../helpers/pdf-layout';
 import { post, sharedService, type TestService } from '../helpers/service';
 
-const INVOICE = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', 'invoice-reader-details.json'), 'utf8')) as Record<
-  string,
-  unknown
->;
+const INVOICE = JSON.parse(
+  fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', 'reader', 'invoice-details.json'), 'utf8'),
+) as Record<string, unknown>;
 
 /** pdftotext -layout's lines, every run of spaces (no-break and narrow ones too) as one space. */
 async function pdfLines(service: TestService, body: unknown, acceptLanguage: string): Promise<{ lines: string[]; pdf: Uint8Array }> {
