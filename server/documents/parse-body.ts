@@ -148,7 +148,7 @@ export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: numb
 }
 
 /** Forms of more fields than this are read by qs in a worker thread (form-thread.ts): qs costs 4-20 µs a field, so a
- * form at the bound (12,450 fields) held the event loop 40-160 ms. */
+ * form of 12,450 fields held the event loop 40-160 ms. */
 export const FORM_FIELDS_ON_THREAD = 1000;
 
 /** The number of fields of a form body (its `&`-separated pairs). */
