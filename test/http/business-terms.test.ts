@@ -293,6 +293,71 @@ const CASES: Case[] = [
     ],
   },
   {
+    group: 'BG-20 document allowances, BG-21 document charges (BT-92 … BT-105)',
+    body: {},
+    e_invoice: {
+      allowances: [{ percent: 10, base_amount: 200, reason: 'Loyalty', reason_code: '95', tax_category: 'S', tax_rate: 21 }],
+      charges: [{ amount: 15, reason: 'Packing', reason_code: 'ABL', tax_category: 'S', tax_rate: 21 }],
+    },
+    terms: [
+      'BG-20 > BT-92=20',
+      'BG-20 > BT-93=200',
+      'BG-20 > BT-94=10',
+      'BG-20 > BT-95=S',
+      'BG-20 > BT-96=21',
+      'BG-20 > BT-97=Loyalty',
+      'BG-20 > BT-98=95',
+      'BG-21 > BT-99=15',
+      'BG-21 > BT-102=S',
+      'BG-21 > BT-103=21',
+      'BG-21 > BT-104=Packing',
+      'BG-21 > BT-105=ABL',
+      'BG-22 > BT-107=20',
+      'BG-22 > BT-108=15',
+    ],
+  },
+  {
+    group: 'BG-22 totals with BT-6 and BT-111 (tax currency), BT-113 (paid) and BT-114 (rounding)',
+    body: { amount_paid: 50 },
+    e_invoice: { tax_currency: { code: 'DKK', exchange_rate: 7.4604 }, rounding_amount: 0.01 },
+    terms: [
+      'BT-6=DKK',
+      'BG-22 > BT-106=300',
+      'BG-22 > BT-109=300',
+      'BG-22 > BT-110=63',
+      'BG-22 > BT-111=470.01',
+      'BG-22 > BT-112=363',
+      'BG-22 > BT-113=50',
+      'BG-22 > BT-114=0.01',
+      'BG-22 > BT-115=313.01',
+    ],
+  },
+  {
+    group: 'BG-27 line allowances, BG-28 line charges (BT-136 … BT-145)',
+    body: {
+      items: [
+        {
+          name: 'Consulting',
+          quantity: 2,
+          unit_cost: 150,
+          allowances: [{ percent: 10, reason: 'Early bird', reason_code: '95' }],
+          charges: [{ amount: 5, reason: 'Handling', reason_code: 'HD' }],
+        },
+      ],
+    },
+    terms: [
+      'BG-25 > BT-131=275',
+      'BG-25 > BG-27 > BT-136=30',
+      'BG-25 > BG-27 > BT-137=300',
+      'BG-25 > BG-27 > BT-138=10',
+      'BG-25 > BG-27 > BT-139=Early bird',
+      'BG-25 > BG-27 > BT-140=95',
+      'BG-25 > BG-28 > BT-141=5',
+      'BG-25 > BG-28 > BT-144=Handling',
+      'BG-25 > BG-28 > BT-145=HD',
+    ],
+  },
+  {
     group: 'BG-23 VAT breakdown with an exemption reason per category (BT-116 … BT-121)',
     body: { tax: 0 },
     e_invoice: { tax_category: 'E', tax_exemptions: [{ category: 'E', reason: 'Exempt under Article 132', reason_code: 'VATEX-EU-132' }] },
@@ -448,7 +513,7 @@ describe('every EN 16931 business term, read back at its place in UBL and CII', 
 });
 
 /** The cases one document can hold together: one payment means, no BT-8 beside BT-7, a standard-rated document. */
-const TOGETHER = CASES.filter((c) => !['BT-8', 'BG-18', 'BG-19', 'BG-23'].some((g) => c.group.startsWith(g)));
+const TOGETHER = CASES.filter((c) => !['BT-8', 'BG-18', 'BG-19', 'BG-20', 'BG-22', 'BG-23', 'BG-27'].some((g) => c.group.startsWith(g)));
 
 /** Every group at once, for XRechnung. */
 function everything(): Record<string, unknown> {
