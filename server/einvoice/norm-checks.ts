@@ -19,6 +19,12 @@ export function normProblems(invoice: EInvoice, sepaAccountIsIban = true): Field
     });
   }
   const buyer = invoice.buyer;
+  if ((buyer.identifiers?.length ?? 0) > 1) {
+    out.push({
+      field: 'e_invoice.buyer.identifiers',
+      message: 'e_invoice.buyer.identifiers holds one identifier: the buyer has one (BT-46)',
+    });
+  }
   for (const [field, value, term] of [
     ['legal_info', buyer.legalInfo, 'BT-33'],
     ['tax_registration_id', buyer.taxRegistrationId, 'BT-32'],

@@ -581,6 +581,11 @@ describe('EN 16931 rules between fields, refused before anything is written', fu
       { buyer: { ...BUYER, legal_info: 'Capital 1 EUR' } },
       'e_invoice.buyer.legal_info',
     ],
+    [
+      'two buyer identifiers (BT-46 is one)',
+      { buyer: { ...BUYER, identifiers: [{ id: 'A' }, { id: 'B' }] } },
+      'e_invoice.buyer.identifiers',
+    ],
     ['a period that ends before it starts (BR-29)', {}, 'invoice_period.end'],
   ];
   for (const [name, e, field] of refused) {
