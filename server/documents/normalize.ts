@@ -112,8 +112,11 @@ export function normalizeRequest(body: JsonObject, numeric: NumericFields): Json
     const means = eInvoice.payment_means;
     if (isObject(means)) {
       if (typeof means.code === 'number') means.code = String(means.code);
-      if (typeof means.iban === 'string') means.iban = means.iban.replace(/\s/g, '').toUpperCase();
-      if (typeof means.bic === 'string') means.bic = means.bic.replace(/\s/g, '').toUpperCase();
+      const accounts = Array.isArray(means.additional_accounts) ? means.additional_accounts.filter(isObject) : [];
+      for (const account of [means, ...accounts]) {
+        if (typeof account.iban === 'string') account.iban = account.iban.replace(/\s/g, '').toUpperCase();
+        if (typeof account.bic === 'string') account.bic = account.bic.replace(/\s/g, '').toUpperCase();
+      }
     }
   }
 

@@ -515,6 +515,33 @@ export interface EInvoice {
      * A payment account that is not an IBAN (BT-84), e.g. a national account number; not checked. Send iban or account_id; a SEPA credit transfer (58) needs an iban
      */
     account_id?: string;
+    /**
+     * Further accounts the payer may pay to (BG-17 repeated), each with the same payment means code
+     *
+     * @maxItems 5
+     *
+     * Items: A credit transfer account (BG-17): an IBAN or another account, its name and its bank
+     */
+    additional_accounts?: ({
+      [k: string]: unknown;
+    } & {
+      /**
+       * Payment account (BT-84): an IBAN, upper case without spaces (spaces are removed); its check digits are checked (ISO 13616)
+       */
+      iban?: string;
+      /**
+       * A payment account that is not an IBAN (BT-84), e.g. a national account number; not checked. Send iban or account_id; a SEPA credit transfer (58) needs an iban
+       */
+      account_id?: string;
+      /**
+       * Payment account name (BT-85)
+       */
+      account_name?: string;
+      /**
+       * Payment service provider (BT-86): a BIC such as GKCCBEBB, or a national clearing code where one is used instead
+       */
+      bic?: string;
+    })[];
   };
   /**
    * Business process (BT-23); by default the profile's

@@ -37,6 +37,12 @@ export function paymentOf(doc: DocumentRequest): PaymentInstructions | undefined
     paymentId: means?.payment_id,
     iban: means?.iban,
     accountId: means?.iban ? undefined : means?.account_id,
+    additionalAccounts: means?.additional_accounts?.map((a) => ({
+      iban: a.iban,
+      accountId: a.iban ? undefined : a.account_id,
+      accountName: a.account_name,
+      bic: a.bic,
+    })),
     accountName: means?.account_name,
     bic: means?.bic,
     card: means?.card ? { number: means.card.number, holder: means.card.holder } : undefined,

@@ -196,6 +196,8 @@ export interface PaymentInstructions {
    * BT-86 BIC (or a clearing code). */
   iban?: string;
   accountId?: string;
+  /** BG-17 repeated: further accounts the payer may pay to, under the same payment means code. */
+  additionalAccounts?: { iban?: string; accountId?: string; accountName?: string; bic?: string }[];
   accountName?: string;
   bic?: string;
   /** BG-18 payment card: BT-87 the last digits of its number, BT-88 its holder. */

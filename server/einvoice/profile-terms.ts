@@ -73,6 +73,11 @@ export const DOCUMENT_TERMS: readonly Term<EInvoice>[] = [
   },
   { field: 'e_invoice.payment_means.account_name (BT-85)', lacking: MWB, holds: (e) => some(e.payment?.accountName) },
   { field: 'e_invoice.payment_means.bic (BT-86)', lacking: MWB, holds: (e) => some(e.payment?.bic) },
+  {
+    field: "e_invoice.payment_means.additional_accounts[].account_name, bic (another account's BT-85, BT-86)",
+    lacking: MWB,
+    holds: (e) => (e.payment?.additionalAccounts ?? []).some((a) => some(a.accountName) || some(a.bic)),
+  },
   { field: 'e_invoice.payment_means.card (BG-18)', lacking: MWB, holds: (e) => some(e.payment?.card) },
   { field: 'discounts (e_invoice.allowances: BG-20)', lacking: M, holds: (e) => e.allowancesCharges.some((a) => !a.charge) },
   { field: 'shipping (e_invoice.charges: BG-21)', lacking: M, holds: (e) => e.allowancesCharges.some((a) => a.charge) },

@@ -136,6 +136,7 @@ export function fullInvoice(profile: Profile = 'en16931', variant: 'point code' 
       iban: 'DE02120300000000202051',
       accountName: 'Nordlicht Software GmbH',
       bic: 'BYLADEM1001',
+      additionalAccounts: [{ iban: 'DE89370400440532013000', accountName: 'Nordlicht Software GmbH', bic: 'COBADEFFXXX' }],
       card: { number: '1234', holder: 'Jana Berger' },
       directDebit: { mandateReference: 'MANDATE-1', creditorId: 'DE98ZZZ09999999999', debitedAccount: 'DE75512108001245126199' },
       notes: ['PayPal: https://pay.example/42'],
@@ -179,7 +180,14 @@ export function invoiceFor(profile: 'minimum' | 'basic_wl' | 'basic'): EInvoice 
     documents: [],
     seller: noContact(full.seller),
     buyer: { ...noContact(full.buyer), tradingName: undefined },
-    payment: { ...full.payment!, text: undefined, accountName: undefined, bic: undefined, card: undefined },
+    payment: {
+      ...full.payment!,
+      text: undefined,
+      accountName: undefined,
+      bic: undefined,
+      card: undefined,
+      additionalAccounts: full.payment!.additionalAccounts!.map((a) => ({ iban: a.iban })),
+    },
     totals: { ...full.totals, rounding: undefined, payable: full.totals.payable.sub('0.01') },
     lines: full.lines.map((l) => ({
       ...l,

@@ -271,6 +271,23 @@ const CASES: Case[] = [
     ],
   },
   {
+    group: 'BG-17 repeated: a second account under the same payment means',
+    body: {},
+    e_invoice: {
+      payment_means: {
+        code: '30',
+        iban: 'BE71096123456769',
+        additional_accounts: [{ iban: 'nl91 abna 0417 1643 00', account_name: 'Nikolaus NL', bic: 'ABNANL2A' }],
+      },
+    },
+    terms: [
+      'BG-16 > BG-17 > BT-84=BE71096123456769',
+      'BG-16 > BG-17 > BT-84=NL91ABNA0417164300',
+      'BG-16 > BG-17 > BT-85=Nikolaus NL',
+      'BG-16 > BG-17 > BT-86=ABNANL2A',
+    ],
+  },
+  {
     group: 'BG-18 payment card (BT-87, BT-88)',
     body: {},
     e_invoice: { payment_means: { code: '48', card: { number: '1234', holder: 'J. Berger' } } },
@@ -513,7 +530,9 @@ describe('every EN 16931 business term, read back at its place in UBL and CII', 
 });
 
 /** The cases one document can hold together: one payment means, no BT-8 beside BT-7, a standard-rated document. */
-const TOGETHER = CASES.filter((c) => !['BT-8', 'BG-18', 'BG-19', 'BG-20', 'BG-22', 'BG-23', 'BG-27'].some((g) => c.group.startsWith(g)));
+const TOGETHER = CASES.filter(
+  (c) => !['BT-8', 'BG-17', 'BG-18', 'BG-19', 'BG-20', 'BG-22', 'BG-23', 'BG-27'].some((g) => c.group.startsWith(g)),
+);
 
 /** Every group at once, for XRechnung. */
 function everything(): Record<string, unknown> {

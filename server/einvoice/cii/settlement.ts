@@ -30,6 +30,17 @@ function paymentMeans(settlement: Node, pay: PaymentInstructions): void {
     text(account, 'ProprietaryID', pay.accountId); // BT-84, an account that is not an IBAN
   }
   wrapped(means, 'PayeeSpecifiedCreditorFinancialInstitution', 'BICID', pay.bic); // BT-86
+  // BG-17 repeated: each further account in a payment means of its own, under the same code.
+  for (const a of pay.additionalAccounts ?? []) {
+    const more = ram(settlement, 'SpecifiedTradeSettlementPaymentMeans');
+    text(more, 'TypeCode', pay.code);
+    text(more, 'Information', pay.text);
+    const account = ram(more, 'PayeePartyCreditorFinancialAccount');
+    text(account, 'IBANID', a.iban);
+    text(account, 'AccountName', a.accountName);
+    text(account, 'ProprietaryID', a.accountId);
+    wrapped(more, 'PayeeSpecifiedCreditorFinancialInstitution', 'BICID', a.bic);
+  }
 }
 
 /** BG-23, in the TradeTaxType order. BT-7 and BT-8 have no document-level place in CII: they sit in the first

@@ -144,6 +144,16 @@ function payment(xml: Node, invoice: EInvoice, root: UblRoot): void {
       if (any(debit.debitedAccount)) cbc(cac(mandate, 'PayerFinancialAccount'), 'ID', debit.debitedAccount); // BT-91
     }
   }
+  // BG-17 repeated: each further account in a payment means of its own, under the same code (UBL-SR-47).
+  for (const a of pay?.additionalAccounts ?? []) {
+    const pm = cac(xml, 'PaymentMeans');
+    cbc(pm, 'PaymentMeansCode', pay!.code, { name: pay!.text });
+    cbc(pm, 'PaymentID', pay!.paymentId);
+    const account = cac(pm, 'PayeeFinancialAccount');
+    cbc(account, 'ID', a.iban ?? a.accountId);
+    cbc(account, 'Name', a.accountName);
+    if (any(a.bic)) cbc(cac(account, 'FinancialInstitutionBranch'), 'ID', a.bic);
+  }
   if (invoice.paymentTerms) cbc(cac(xml, 'PaymentTerms'), 'Note', invoice.paymentTerms); // BT-20
 }
 

@@ -142,13 +142,15 @@ const GROUPS: Record<string, Group> = {
   'BG-16 … BG-19 payment instructions': (e) => {
     const m = `${ST}/ram:SpecifiedTradeSettlementPaymentMeans`;
     const p = e.payment!;
+    const more = p.additionalAccounts![0]!;
+    // BG-17 repeated: the second account in a payment means of its own, under the same code.
     return [
-      [`${m}/ram:TypeCode`, [p.code]],
-      [`${m}/ram:Information`, [p.text!]],
+      [`${m}/ram:TypeCode`, [p.code, p.code]],
+      [`${m}/ram:Information`, [p.text!, p.text!]],
       [`${ST}/ram:PaymentReference`, [p.paymentId!]],
-      [`${m}/ram:PayeePartyCreditorFinancialAccount/ram:IBANID`, [p.iban!]],
-      [`${m}/ram:PayeePartyCreditorFinancialAccount/ram:AccountName`, [p.accountName!]],
-      [`${m}/ram:PayeeSpecifiedCreditorFinancialInstitution/ram:BICID`, [p.bic!]],
+      [`${m}/ram:PayeePartyCreditorFinancialAccount/ram:IBANID`, [p.iban!, more.iban!]],
+      [`${m}/ram:PayeePartyCreditorFinancialAccount/ram:AccountName`, [p.accountName!, more.accountName!]],
+      [`${m}/ram:PayeeSpecifiedCreditorFinancialInstitution/ram:BICID`, [p.bic!, more.bic!]],
       [`${m}/ram:ApplicableTradeSettlementFinancialCard/ram:ID`, [p.card!.number]],
       [`${m}/ram:ApplicableTradeSettlementFinancialCard/ram:CardholderName`, [p.card!.holder!]],
       [`${ST}/ram:SpecifiedTradePaymentTerms/ram:DirectDebitMandateID`, [p.directDebit!.mandateReference!]],
