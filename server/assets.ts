@@ -1,8 +1,10 @@
-// The data files, loaded once: schemas, label catalogues, fonts, templates and themes, each named by its wire id.
+// The data files, loaded once: code lists, schemas, label catalogues, fonts, templates and themes, each named by its
+// wire id.
 // A broken file stops start-up with every problem of every loader listed at once (StartupError).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from './config';
+import { loadCodeLists } from './documents/code-lists';
 import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
 import { loadCatalogues, type Catalogues } from './render/catalogues';
 import { loadFonts } from './render/fonts';
@@ -33,7 +35,8 @@ export function loadAssets(root: string, limits: Limits): Assets {
       return undefined;
     }
   };
-  const schemas = attempt(() => loadSchemas(path.join(root, 'schemas'), limits));
+  const codes = attempt(() => loadCodeLists(path.join(root, 'codes', 'en16931.json')));
+  const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes));
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
   const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
   const themes = themeIds(path.join(root, 'schemas', 'common.json'));

@@ -2,7 +2,6 @@
 // every amount): quantity and unit, net amount, price with its gross price and base quantity, the line's allowances
 // and charges, period, identifiers, classifications, origin and attributes. Knows no syntax, computes no amount.
 import type { DocumentRequest } from '../documents/model';
-import { sentDecimal } from '../money/decimal';
 import type { Totals } from '../money/totals';
 import type { Line, Period, VatCategory } from './model';
 
@@ -15,7 +14,6 @@ export function linesOf(doc: DocumentRequest, totals: Totals, vat: VatCategory[]
     // EN 16931 forbids a negative price (BR-27): a credit line is a negative quantity at a positive price.
     const negativePrice = t.unitCost.isNegative();
     const price = negativePrice ? t.unitCost.neg() : t.unitCost;
-    const grossPrice = item.gross_price === undefined ? undefined : sentDecimal(item.gross_price);
     return {
       id: item.line_id ?? String(i + 1),
       note: item.note,
@@ -28,8 +26,8 @@ export function linesOf(doc: DocumentRequest, totals: Totals, vat: VatCategory[]
       period: periods[i],
       allowancesCharges: t.adjustments,
       price,
-      grossPrice,
-      priceDiscount: grossPrice && grossPrice.gt(price) ? grossPrice.sub(price) : undefined,
+      grossPrice: t.grossPrice,
+      priceDiscount: t.priceDiscount,
       baseQuantity: t.baseQuantity,
       name: item.name ?? item.description ?? `Line ${i + 1}`,
       description: item.description,

@@ -21,6 +21,10 @@ export interface LineTotal {
   unitCost: Decimal;
   /** How many units unit_cost is the price of (price_base_quantity, BT-149), when sent. */
   baseQuantity?: Decimal;
+  /** The price before its discount (gross_price, BT-148), when sent, and the discount: gross less the (absolute) price
+   * (BT-147). */
+  grossPrice?: Decimal;
+  priceDiscount?: Decimal;
   /** quantity × unit_cost ÷ price_base_quantity, rounded: the line before its allowances and charges. */
   gross: Decimal;
   /** The line's allowances and charges, in the order sent (allowances first). */
@@ -46,6 +50,7 @@ export interface LineInput {
   unit_cost?: number | string;
   payment?: number | string;
   price_base_quantity?: number | string;
+  gross_price?: number | string;
   allowances?: readonly SentAdjustment[];
   charges?: readonly SentAdjustment[];
 }
@@ -79,6 +84,13 @@ export function lineProblems(items: readonly LineInput[]): FieldProblem[] {
         const p = bothProblem(`items[${i}].${kind}[${j}]`, a);
         if (p) problems.push(p);
       });
+    // A gross price below the net price would be a negative price discount (EN 16931: BT-146 = BT-148 − BT-147).
+    if (item.gross_price !== undefined && sentDecimal(item.gross_price).lt(dec(item.unit_cost, 0).abs())) {
+      problems.push({
+        field: `items[${i}].gross_price`,
+        message: `items[${i}].gross_price must not be below unit_cost: the price discount is gross_price less unit_cost`,
+      });
+    }
   });
   return problems;
 }
@@ -94,7 +106,9 @@ export function lineTotals(items: readonly LineInput[], digits: number, noMoney:
     const adjustments = noMoney ? [] : lineAdjustments(item, gross, digits);
     const amount = adjustments.reduce((sum, a) => (a.charge ? sum.add(a.amount) : sum.sub(a.amount)), gross);
     const payment = noMoney ? new Decimal(0) : roundMoney(dec(item.payment, 0), digits);
+    const grossPrice = item.gross_price === undefined || noMoney ? undefined : sentDecimal(item.gross_price);
+    const priceDiscount = grossPrice?.sub(unitCost.abs());
     running = running.add(amount).sub(payment);
-    return { quantity, unitCost, baseQuantity, gross, adjustments, amount, payment, runningBalance: running };
+    return { quantity, unitCost, baseQuantity, grossPrice, priceDiscount, gross, adjustments, amount, payment, runningBalance: running };
   });
 }

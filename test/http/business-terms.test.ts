@@ -606,12 +606,14 @@ describe('EN 16931 rules between fields, refused before anything is written', fu
       'e_invoice.buyer.identifiers',
     ],
     ['a period that ends before it starts (BR-29)', {}, 'invoice_period.end'],
+    ['a gross price below the price (a negative price discount, BT-147)', {}, 'items[0].gross_price'],
   ];
   for (const [name, e, field] of refused) {
     for (const route of ['/ubl', '/cii']) {
       it(`${name}: ${route} answers 400 naming ${field}`, async function () {
         const body: Record<string, unknown> = { ...BASE, tax_point_date: '2026-11-01', e_invoice: { seller: SELLER, buyer: BUYER, ...e } };
         if (field === 'items[0].unit') body.items = [{ name: 'Beans', quantity: 1, unit_cost: 5, unit: 'KILO' }];
+        if (field === 'items[0].gross_price') body.items = [{ name: 'Beans', quantity: 1, unit_cost: 5, gross_price: 4 }];
         if (field === 'invoice_period.end') body.invoice_period = { start: '2026-10-31', end: '2026-10-01' };
         const res = await post(service, body, { path: route });
         const json = (await res.json()) as { details: { field: string; message: string }[] };
@@ -627,12 +629,12 @@ describe('numbers with more decimals than a document can hold', function () {
   let service: TestService;
   before(async () => (service = await sharedService()));
 
-  it('are read to 10 decimals: a float noise and 1e-300 give valid XML (xmllint) with the sent number rounded', async function () {
+  it('are read to 10 decimals: float noise, a 50-decimal gross price and 1e-300 give valid XML (xmllint) with the sent number rounded', async function () {
     for (const s of SYNTAXES) {
       const body = {
         ...BASE,
         items: [
-          { name: 'Float noise', quantity: 0.1 + 0.2, unit_cost: 10, gross_price: 1.0846716139068054e-300 },
+          { name: 'Float noise', quantity: 0.1 + 0.2, unit_cost: 10, gross_price: '10.0000000000000000000000000000000000000000000000001' },
           { name: 'Tiny rate', quantity: 1, unit_cost: 1e-300, tax: 1e-300, price_base_quantity: 1.00000000004 },
         ],
         e_invoice: { seller: SELLER, buyer: BUYER, embed_pdf: false },

@@ -53,8 +53,8 @@ function prices(item: Node, l: Line): void {
     const gross = ram(el, 'GrossPriceProductTradePrice');
     text(gross, 'ChargeAmount', plain(l.grossPrice)); // BT-148
     text(gross, 'BasisQuantity', base, { unitCode: l.unitCode });
-    const discount = l.priceDiscount ?? l.grossPrice.sub(l.price);
-    if (!discount.isZero()) {
+    const discount = l.priceDiscount;
+    if (discount && !discount.isZero()) {
       const ac = ram(gross, 'AppliedTradeAllowanceCharge');
       indicator(ac, false);
       text(ac, 'ActualAmount', plain(discount)); // BT-147

@@ -64,7 +64,7 @@ function addPrice(line: Node, l: Line, m: Money): void {
   if (l.grossPrice) {
     const ac = cac(price, 'AllowanceCharge');
     cbc(ac, 'ChargeIndicator', 'false');
-    decimal(ac, 'Amount', l.priceDiscount ?? l.grossPrice.sub(l.price), { currencyID: m.currency }); // BT-147
+    decimal(ac, 'Amount', l.priceDiscount, { currencyID: m.currency }); // BT-147
     decimal(ac, 'BaseAmount', l.grossPrice, { currencyID: m.currency }); // BT-148
   }
 }
