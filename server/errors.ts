@@ -15,6 +15,9 @@ export const ERROR_CODES = [
   'malformed_json',
   'empty_body',
   'unsupported_media_type',
+  'unsupported_document',
+  'malformed_xml',
+  'invalid_e_invoice',
   'body_too_large',
   'invalid_request',
   'request_timeout',
@@ -78,6 +81,8 @@ export interface ErrorFacts {
   retryAfterSeconds?: number;
   /** The methods the path accepts. */
   allow?: string[];
+  /** The /validate report of a received e-invoice that fails its own rules (invalid_e_invoice). */
+  report?: unknown;
   /** The quota, on a quota_exceeded refusal. */
   quota?: QuotaState;
   cause?: unknown;
@@ -136,6 +141,27 @@ export const errors = {
     return new DomainError(
       'unsupported_media_type',
       `Content-Encoding ${encoding.slice(0, 40)} is not supported. Send the body as is, gzip or deflate.`,
+    );
+  },
+  /** A body in a format the service reads (XML, PDF) that is not an e-invoice it knows (a UBL Order, an XHTML page,
+   * a PDF without an invoice inside); `what` says what it is instead. */
+  unsupportedDocument(what: string): DomainError {
+    return new DomainError(
+      'unsupported_document',
+      `The body is not an e-invoice this service reads: ${what}. Send a UBL 2.1 Invoice or CreditNote, a UN/CEFACT CII CrossIndustryInvoice, or a Factur-X / ZUGFeRD PDF.`,
+    );
+  },
+  /** An XML body that cannot be read safely or at all: not well-formed, a DTD (refused, never processed), too deep. */
+  malformedXml(reason: string): DomainError {
+    return new DomainError('malformed_xml', `The XML body cannot be read: ${reason}.`);
+  },
+  /** A received e-invoice that fails its own rules, asked to be converted or shown: never turned into a document
+   * that looks valid. `report` is the /validate report. */
+  invalidEInvoice(fatal: number, report: unknown): DomainError {
+    return new DomainError(
+      'invalid_e_invoice',
+      `The e-invoice breaks ${fatal} rule${fatal === 1 ? '' : 's'} of its own specification, so it is not converted; \`report\` lists them (POST /validate gives the same report).`,
+      { report },
     );
   },
   /** A request Node's HTTP parser refused (a malformed request line or header). */

@@ -211,6 +211,9 @@ export interface PaymentInstructions {
 /** The invoice (BG-0). */
 export interface EInvoice {
   profile: Profile;
+  /** BT-24 as received, when it is not the profile's own identifier (another CIUS, a ZUGFeRD 1 guideline): the
+   * writers write it back unchanged. Absent on the service's own invoices. */
+  specification?: string;
   /** BT-23 business process, when the request or the profile states one. */
   businessProcess?: string;
   /** BT-3: 380 commercial invoice (invoice, receipt), 381 credit note. */

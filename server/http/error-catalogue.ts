@@ -34,6 +34,18 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   },
   request_timeout: { status: 408, meaning: 'The whole request did not arrive within REQUEST_TIMEOUT_MS.' },
   body_too_large: { status: 413, meaning: 'The body is larger than MAX_BODY_BYTES.' },
+  unsupported_document: {
+    status: 415,
+    meaning: 'The XML or PDF body is not an e-invoice the service reads (UBL Invoice or CreditNote, CII, Factur-X / ZUGFeRD PDF).',
+  },
+  malformed_xml: {
+    status: 400,
+    meaning: 'The XML body is not well-formed, declares a DTD (never processed), or nests deeper than the limit.',
+  },
+  invalid_e_invoice: {
+    status: 422,
+    meaning: 'The received e-invoice breaks rules of its own specification, so it is not converted; `report` is its /validate report.',
+  },
   unsupported_media_type: { status: 415, meaning: 'The Content-Type, charset or Content-Encoding is not one the service reads.' },
   quota_exceeded: { status: 429, meaning: "The account's monthly documents are used up; `Retry-After` says when they reset." },
   too_many_failed_keys: { status: 429, meaning: 'Too many wrong API keys from this address within a minute.' },
@@ -89,5 +101,6 @@ export function toResponse(err: DomainError, requestId: string): ErrorResponse {
     request_id: requestId,
   };
   if (err.facts.details) body.details = err.facts.details;
+  if (err.facts.report !== undefined) body.report = err.facts.report;
   return { status, headers, body };
 }

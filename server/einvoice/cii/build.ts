@@ -35,7 +35,7 @@ export function buildCii(invoice: EInvoice): string {
   });
   const context = root.ele(NS.rsm, 'rsm:ExchangedDocumentContext');
   if (any(invoice.businessProcess)) text(ram(context, 'BusinessProcessSpecifiedDocumentContextParameter'), 'ID', invoice.businessProcess); // BT-23
-  text(ram(context, 'GuidelineSpecifiedDocumentContextParameter'), 'ID', profile.specification); // BT-24
+  text(ram(context, 'GuidelineSpecifiedDocumentContextParameter'), 'ID', invoice.specification ?? profile.specification); // BT-24
 
   const doc = root.ele(NS.rsm, 'rsm:ExchangedDocument');
   text(doc, 'ID', invoice.number); // BT-1

@@ -24,7 +24,7 @@ export interface UblDocument {
 
 /** BT-8 as UBL writes it: the UNTDID 2005 code itself. */
 function header(xml: Node, invoice: EInvoice, root: UblRoot): void {
-  cbc(xml, 'CustomizationID', PROFILES[invoice.profile].specification); // BT-24
+  cbc(xml, 'CustomizationID', invoice.specification ?? PROFILES[invoice.profile].specification); // BT-24
   cbc(xml, 'ProfileID', invoice.businessProcess); // BT-23
   cbc(xml, 'ID', invoice.number); // BT-1
   cbc(xml, 'IssueDate', invoice.issueDate); // BT-2
