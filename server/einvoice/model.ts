@@ -81,8 +81,9 @@ export interface Party {
   companyId?: Identifier;
   /** BT-33 additional legal information (seller). */
   legalInfo?: string;
-  /** BG-6 / BG-9 contact: BT-41/56 name, BT-42/57 phone, BT-43/58 e-mail. */
-  contact?: { name?: string; phone?: string; email?: string };
+  /** BG-6 / BG-9 contact: BT-41/56 name, BT-42/57 phone, BT-43/58 e-mail. `department`: BT-41/56 a second time, as a
+   * received CII states it beside a person's name (ram:DepartmentName; a department alone is `name`). */
+  contact?: { name?: string; department?: string; phone?: string; email?: string };
 }
 
 /** BG-27 line allowance / BG-28 line charge (BT-136 … BT-145): the amount, the base and percentage a percent one was
@@ -124,6 +125,8 @@ export interface Line {
   priceDiscount?: Decimal;
   /** BT-149 price base quantity (BT-150 its unit: the line's). */
   baseQuantity?: Decimal;
+  /** BT-150 the price base quantity's unit when a received document gives it another than the line's (BT-130). */
+  baseQuantityUnitCode?: string;
   /** BT-153 */
   name: string;
   /** BT-154 */
@@ -216,8 +219,10 @@ export interface EInvoice {
   specification?: string;
   /** BT-23 business process, when the request or the profile states one. */
   businessProcess?: string;
-  /** BT-3: 380 commercial invoice (invoice, receipt), 381 credit note. */
-  typeCode: '380' | '381';
+  /** BT-3 (UNTDID 1001): 380 commercial invoice (invoice, receipt), 381 credit note; a received document's own code
+   * as sent (383 debit note, 384 corrected invoice, 389 self-billed invoice, 396 factored credit note, 751 …). UBL
+   * writes the credit note codes as a CreditNote (ubl/build.ts). */
+  typeCode: string;
   /** BT-1 */
   number: string;
   /** BT-2 / BT-9, ISO dates. */
@@ -272,6 +277,9 @@ export interface EInvoice {
     taxExclusive: Decimal;
     /** BT-110 */
     tax: Decimal;
+    /** A received document that states no BT-110 (0..1 in EN 16931; `tax` is then 0): CII leaves it out again (UBL
+     * needs the amount beside its breakdown). */
+    taxAbsent?: boolean;
     /** BT-112 */
     taxInclusive: Decimal;
     /** BT-113 (absent when zero) */

@@ -182,8 +182,13 @@ function totals(xml: Node, invoice: EInvoice, m: Money): void {
   money(sum, 'PayableAmount', t.payable, m.currency, m.digits); // BT-115
 }
 
+/** The UNTDID 1001 codes of a credit note in the EN 16931 code list (BR-CL-01), each written as a UBL CreditNote:
+ * 81 credit note related to goods or services, 83 credit note related to financial adjustments, 381 credit note,
+ * 396 factored credit note, 532 forwarder's credit note. Every other code is an Invoice. */
+const CREDIT_NOTE_TYPES = new Set(['81', '83', '381', '396', '532']);
+
 export function buildUbl(invoice: EInvoice): UblDocument {
-  const root: UblRoot = invoice.typeCode === '381' ? 'CreditNote' : 'Invoice';
+  const root: UblRoot = CREDIT_NOTE_TYPES.has(invoice.typeCode) ? 'CreditNote' : 'Invoice';
   const m: Money = { currency: invoice.currency, digits: invoice.minorUnits };
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
   header(xml, invoice, root);

@@ -60,8 +60,9 @@ function addItem(line: Node, l: Line): void {
 function addPrice(line: Node, l: Line, m: Money): void {
   const price = cac(line, 'Price');
   decimal(price, 'PriceAmount', l.price, { currencyID: m.currency }); // BT-146
-  decimal(price, 'BaseQuantity', l.baseQuantity, { unitCode: l.unitCode }); // BT-149, BT-150
-  if (l.grossPrice) {
+  decimal(price, 'BaseQuantity', l.baseQuantity, { unitCode: l.baseQuantityUnitCode ?? l.unitCode }); // BT-149, BT-150
+  // A received document may state the discount without the gross price (BT-147 alone): written as received.
+  if (l.grossPrice || l.priceDiscount) {
     const ac = cac(price, 'AllowanceCharge');
     cbc(ac, 'ChargeIndicator', 'false');
     decimal(ac, 'Amount', l.priceDiscount, { currencyID: m.currency }); // BT-147

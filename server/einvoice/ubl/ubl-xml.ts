@@ -14,10 +14,12 @@ export const NS = {
 
 export type Node = XMLBuilder;
 
-/** A `cbc:` leaf, left out when the text is absent or blank. Attributes that are undefined are not written. */
+/** A `cbc:` leaf, left out when the text is absent or blank. Attributes that are undefined or empty are not written
+ * (a received document's identifier without its scheme is read as an empty scheme). */
 export function cbc(parent: Node, name: string, text: string | undefined, attrs?: Record<string, string | undefined>): void {
   if (text === undefined || text.trim() === '') return;
-  const defined = attrs && Object.fromEntries(Object.entries(attrs).filter((e): e is [string, string] => e[1] !== undefined));
+  const defined =
+    attrs && Object.fromEntries(Object.entries(attrs).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
   parent.ele(NS.cbc, `cbc:${name}`, defined).txt(text);
 }
 
@@ -43,7 +45,9 @@ export function money(parent: Node, name: string, value: Decimal | undefined, cu
 
 /** A price, a rate or a quantity: as many decimals as it has. */
 export function decimal(parent: Node, name: string, value: Decimal | undefined, attrs?: Record<string, string>): void {
-  if (value !== undefined) parent.ele(NS.cbc, `cbc:${name}`, attrs).txt(decimalText(value));
+  if (value === undefined) return;
+  const given = attrs && Object.fromEntries(Object.entries(attrs).filter((e) => e[1] !== ''));
+  parent.ele(NS.cbc, `cbc:${name}`, given).txt(decimalText(value));
 }
 
 /** cac:PostalAddress / cac:Address (BG-5, BG-8, BG-12, BG-15), in the UBL AddressType order; nothing when empty. */
