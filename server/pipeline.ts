@@ -1,6 +1,7 @@
 // The core, with no HTTP in it: request body → validated document → totals → HTML → PDF, or an e-invoice (UBL, CII,
-// Factur-X: einvoice/outputs.ts, from the one EN 16931 model), from the data files loaded once (assets.ts). Used by the
-// HTTP layer and by command-line tools alike.
+// Factur-X: einvoice/outputs.ts, from the one EN 16931 model), and a received e-invoice as a PDF
+// (render/received-view.ts), from the data files loaded once (assets.ts). Used by the HTTP layer and by command-line
+// tools alike.
 import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
@@ -21,6 +22,8 @@ import { toEInvoice } from './einvoice/map';
 import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
 import { PRODUCER } from './pdf/metadata';
 import type { XsdValidator } from './einvoice/xsd-validator';
+import type { EInvoice } from './einvoice/model';
+import { receivedView, type ReceivedCheck } from './render/received-view';
 
 /** The PDF Creator entry (decisions §7: "this service"). */
 export const CREATOR = 'docgen-service';
@@ -114,12 +117,36 @@ export class DocumentPipeline {
   /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). */
   async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
     const html = await this.renderHtml(prepared, onLogoFailure);
+    return this.print(html, prepared.doc, signal);
+  }
+
+  /** A received e-invoice (read from UBL or CII) as the PDF a person reads to approve it, on A4 in `theme` (classic
+   * unless named; another is a 400): its own stated amounts, the terms the other documents do not print, and how it
+   * was checked (render/received-view.ts). The Factur-X conversion prints the PDF inside it with this too. */
+  async renderReceived(
+    invoice: EInvoice,
+    check: ReceivedCheck,
+    locale: Locale,
+    theme?: string,
+    signal?: AbortSignal,
+  ): Promise<RenderedDocument> {
+    if (theme !== undefined && !this.assets.html.themes.includes(theme))
+      throw errors.validation([{ field: 'theme', message: `theme must be one of ${this.assets.html.themes.join(', ')}` }]);
+    const ctx = { catalogues: this.assets.catalogues, locale, timeZone: this.config.timeZone };
+    const options = { theme: (theme ?? 'classic') as DocumentRequest['theme'], pageSize: 'a4' as const };
+    const { doc, view } = receivedView(invoice, check, ctx, options);
+    const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
+    if (tooLong.length > 0) throw errors.validation(tooLong);
+    return this.print(this.assets.html.render(view, doc.theme), doc, signal);
+  }
+
+  private async print(html: RenderedHtml, doc: DocumentRequest, signal?: AbortSignal): Promise<RenderedDocument> {
     const pdf = await this.pdf.render(html.parts, {
       signal,
-      format: prepared.doc.page_size,
+      format: doc.page_size,
       metadata: { title: html.title, author: html.author, creator: CREATOR },
     });
-    return { pdf, filename: pdfFilename(prepared.doc), html };
+    return { pdf, filename: pdfFilename(doc), html };
   }
 
   /** What the e-invoice outputs need of this request: its model, and its PDF printed when they ask. */

@@ -116,5 +116,6 @@ export function loadCatalogues(dir: string): Catalogues {
     },
     unit: (language, code, quantity) => codeNames.unit(language, code, quantity),
     itemScheme: (code) => codeNames.itemScheme(code),
+    codeName: (language, list, code) => codeNames.codeName(language, list, code),
   };
 }

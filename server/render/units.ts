@@ -1,10 +1,12 @@
 // The names of codes a document prints: the short name of a unit beside a quantity (UN/ECE Recommendation 20 codes,
 // locales/units.json: "16 Std.", "16 h", "3 Tage") and the name of a standard item identifier's scheme
-// (ISO/IEC 6523 ICD codes, locales/item-schemes.json: "GTIN"). Read once with the label catalogues
+// (ISO/IEC 6523 ICD codes, locales/item-schemes.json: "GTIN"), and the codes of a received e-invoice in words
+// (render/code-names.ts, locales/code-names.json). Read once with the label catalogues
 // (render/catalogues.ts), which report every problem found here with their own: each unit needs a name in every
 // language there is a catalogue for. A code not listed prints as itself.
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadCodeNameLists, type CodeNameList } from './code-names';
 
 /** A unit's name in one language: one form, or its plural forms by Intl.PluralRules category (`other` required). */
 type UnitName = string | Partial<Record<Intl.LDMLPluralRule, string>>;
@@ -14,6 +16,8 @@ export interface CodeNames {
   unit(language: string, code: string, quantity: number): string;
   /** The name of an item identifier scheme (`0160` → `GTIN`), or undefined when it has none. */
   itemScheme(code: string): string | undefined;
+  /** The name of `code` of `list` in `language` (`vat_category` S → "Standard rate"), or undefined when unlisted. */
+  codeName(language: string, list: CodeNameList, code: string): string | undefined;
 }
 
 const PLURAL_CATEGORIES: readonly string[] = ['zero', 'one', 'two', 'few', 'many', 'other'];
@@ -82,6 +86,7 @@ function checkSchemes(schemes: unknown, problems: string[]): Map<string, string>
 export function loadCodeNames(dir: string, languages: readonly string[], problems: string[]): CodeNames {
   const units = checkUnits(readJson(path.join(dir, 'units.json'), problems)?.units, languages, problems);
   const schemes = checkSchemes(readJson(path.join(dir, 'item-schemes.json'), problems)?.schemes, problems);
+  const codeNames = loadCodeNameLists(dir, languages, problems);
   // One set of plural rules per catalogue language (a handful), not per client tag.
   const plurals = new Map(languages.map((l) => [l, new Intl.PluralRules(l)]));
   return {
@@ -93,5 +98,6 @@ export function loadCodeNames(dir: string, languages: readonly string[], problem
       return name[category] ?? name.other!;
     },
     itemScheme: (code) => schemes.get(code),
+    codeName: codeNames,
   };
 }

@@ -1,0 +1,69 @@
+// A received e-invoice as the view the templates print (ReceivedView): the request it reads as
+// (render/received-document.ts) and its stated totals (money/stated.ts) through the view of every document
+// (render/view-model.ts), so that it looks like every other document in every theme and language; then the block
+// of the terms that view does not print (parties' identifiers, payee, tax representative, delivery, VAT
+// breakdown, payment, references, notes, attached documents) and the line saying how it was checked. Every text
+// made printable like the rest of the view. Computes no money; the pipeline prints the result.
+import type { DocumentRequest } from '../documents/model';
+import type { EInvoice } from '../einvoice/model';
+import { statedTotals } from '../money/stated';
+import type { Totals } from '../money/totals';
+import { Formatter } from './format';
+import { printable } from './printable-text';
+import { checkLine, type ReceivedCheck } from './received-check';
+import { receivedContext, type ReceivedContext } from './received-context';
+import { receivedDocument, type ReceivedDocumentOptions } from './received-document';
+import { partySections } from './received-parties';
+import { paymentSection, vatTable } from './received-payment';
+import { attachmentSection, notesSection, referenceSection } from './received-references';
+import type { ReceivedBlock, ReceivedRow, ReceivedView } from './received-sections';
+import { buildView, type ViewContext } from './view-model';
+
+export type { ReceivedCheck } from './received-check';
+export type { ReceivedView } from './received-sections';
+
+export interface ReceivedPage {
+  doc: DocumentRequest;
+  totals: Totals;
+  view: ReceivedView;
+}
+
+/** Every string of the block made printable (render/printable-text.ts), as buildView does with the rest. */
+function printableBlock<T>(value: T): T {
+  if (typeof value === 'string') return printable(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => printableBlock(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = printableBlock(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** The view of `invoice` checked as `check` says, in `ctx.locale`, with `options`' theme and page size. */
+export function receivedView(invoice: EInvoice, check: ReceivedCheck, ctx: ViewContext, options: ReceivedDocumentOptions): ReceivedPage {
+  const fmt = new Formatter(ctx.locale.tag, invoice.currency, invoice.minorUnits);
+  const rctx = receivedContext(fmt, ctx.catalogues, ctx.locale);
+  const doc = receivedDocument(invoice, options, rctx);
+  const totals = statedTotals(invoice);
+  const block: ReceivedBlock = {
+    check: checkLine(check, rctx),
+    vat: vatTable(invoice, rctx),
+    sections: [
+      ...paymentSection(invoice, rctx),
+      ...referenceSection(invoice, check, rctx),
+      ...partySections(invoice, rctx),
+      ...attachmentSection(invoice, rctx),
+    ],
+    notes: notesSection(invoice, rctx),
+  };
+  const view = buildView(doc, totals, ctx);
+  return { doc, totals, view: { ...view, details: [...typeDetail(invoice, rctx), ...view.details], received: printableBlock(block) } };
+}
+
+/** BT-3 in words first in the details, when it is not a plain invoice or credit note (384 corrected, 389 self-billed). */
+function typeDetail(invoice: EInvoice, { text, code }: ReceivedContext): ReceivedRow[] {
+  return invoice.typeCode === '380' || invoice.typeCode === '381'
+    ? []
+    : [{ label: text('document_type'), value: printable(code('document_type', invoice.typeCode)) }];
+}
