@@ -141,3 +141,37 @@ export function termValues(model: Term, path: string): string[] {
   for (const step of steps) level = level.flatMap((t) => t.members.filter((m) => m.id === step));
   return level.map((t) => (attr ? t.attrs[attr] : t.value)).filter((v): v is string => v !== undefined);
 }
+
+/** Empty terms pruned: KoSIT's mapping makes a term of an empty element (`<ram:Description/>`, `<cbc:LineID/>`), which
+ * carries nothing and which no writer of the service writes (PEPPOL-EN16931-R008). */
+export function pruned(t: Term): Term {
+  const members = t.members.map(pruned).filter((m) => m.value !== undefined || m.members.length > 0 || Object.keys(m.attrs).length > 0);
+  return { ...t, members };
+}
+
+/** KoSIT's model of `xml` (UBL or CII) as a received document is compared with what the service writes from it: empty
+ * terms pruned, and xs:boolean's 1 and 0 spelled true and false in an allowance's or charge's indicator (the mapping
+ * tests the text 'true' or 'false', the EN 16931 rules and the readers the boolean). */
+export function comparedModel(xml: string): Term {
+  const spelled = xml.replace(
+    /(<(?:cbc:ChargeIndicator|udt:Indicator)>\s*)([01])(\s*<\/(?:cbc:ChargeIndicator|udt:Indicator)>)/g,
+    (_, a: string, b: string, c: string) => (b === '1' ? `${a}true${c}` : `${a}false${c}`),
+  );
+  return pruned(semanticModel(spelled));
+}
+
+const lineId = (line: Term): string | undefined => line.members.find((m) => m.id === 'BT-126')?.value;
+
+/** missingTerms, each line (BG-25) compared with the line of the same identifier (BT-126), so that a difference in a
+ * line is named term by term rather than as the whole group. */
+export function differences(expected: Term, actual: Term): string[] {
+  const document = (t: Term): Term => ({ ...t, members: t.members.filter((m) => m.id !== 'BG-25') });
+  const out = missingTerms(document(expected), document(actual));
+  const lines = actual.members.filter((m) => m.id === 'BG-25');
+  for (const line of expected.members.filter((m) => m.id === 'BG-25')) {
+    const i = lines.findIndex((l) => lineId(l) === lineId(line));
+    const wrap = (l: Term): Term => ({ id: 'BG-0', attrs: {}, members: [l] });
+    out.push(...missingTerms(wrap(line), wrap(i >= 0 ? lines.splice(i, 1)[0]! : { id: 'none', attrs: {}, members: [] })));
+  }
+  return out;
+}

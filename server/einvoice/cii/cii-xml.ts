@@ -22,10 +22,12 @@ export function ram(parent: Node, name: string): Node {
   return parent.ele(NS.ram, `ram:${name}`);
 }
 
-/** A `ram:` leaf, left out when the text is absent or blank (no empty elements); undefined attributes are left out. */
+/** A `ram:` leaf, left out when the text is absent or blank (no empty elements); undefined or empty attributes are
+ * left out (a received document's identifier without its scheme is read as an empty scheme). */
 export function text(parent: Node, name: string, value: string | undefined, attrs?: Record<string, string | undefined>): void {
   if (value === undefined || value.trim() === '') return;
-  const defined = attrs && Object.fromEntries(Object.entries(attrs).filter((e): e is [string, string] => e[1] !== undefined));
+  const defined =
+    attrs && Object.fromEntries(Object.entries(attrs).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
   parent.ele(NS.ram, `ram:${name}`, defined).txt(value);
 }
 

@@ -49,12 +49,14 @@ function prices(item: Node, l: Line): void {
   const el = ram(item, 'SpecifiedLineTradeAgreement');
   wrapped(el, 'BuyerOrderReferencedDocument', 'LineID', l.orderLineReference); // BT-132
   const base = l.baseQuantity ? plain(l.baseQuantity) : undefined;
+  const baseUnit = l.baseQuantityUnitCode ?? l.unitCode; // BT-150: the line's unit unless a received document gave another
   if (l.grossPrice) {
     const gross = ram(el, 'GrossPriceProductTradePrice');
     text(gross, 'ChargeAmount', plain(l.grossPrice)); // BT-148
-    text(gross, 'BasisQuantity', base, { unitCode: l.unitCode });
+    text(gross, 'BasisQuantity', base, { unitCode: baseUnit });
+    // Also a zero discount, as UBL writes it: a received document may state one (BT-147 = 0).
     const discount = l.priceDiscount;
-    if (discount && !discount.isZero()) {
+    if (discount) {
       const ac = ram(gross, 'AppliedTradeAllowanceCharge');
       indicator(ac, false);
       text(ac, 'ActualAmount', plain(discount)); // BT-147
@@ -62,7 +64,7 @@ function prices(item: Node, l: Line): void {
   }
   const net = ram(el, 'NetPriceProductTradePrice');
   text(net, 'ChargeAmount', plain(l.price)); // BT-146
-  text(net, 'BasisQuantity', base, { unitCode: l.unitCode }); // BT-149, BT-150
+  text(net, 'BasisQuantity', base, { unitCode: baseUnit }); // BT-149, BT-150
 }
 
 /** BG-25. A credit line is a negative quantity at a positive price (BR-27). */

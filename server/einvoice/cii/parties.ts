@@ -29,9 +29,10 @@ function identifiers(el: Node, ids: Identifier[]): void {
 }
 
 function contact(el: Node, c: Party['contact']): void {
-  if (!c || !any(c.name, c.phone, c.email)) return;
+  if (!c || !any(c.name, c.department, c.phone, c.email)) return;
   const ct = ram(el, 'DefinedTradeContact');
   text(ct, 'PersonName', c.name); // BT-41 / BT-56
+  text(ct, 'DepartmentName', c.department); // BT-41 / BT-56 beside the name, as received
   if (any(c.phone)) text(ram(ct, 'TelephoneUniversalCommunication'), 'CompleteNumber', c.phone); // BT-42 / BT-57
   if (any(c.email)) text(ram(ct, 'EmailURIUniversalCommunication'), 'URIID', c.email); // BT-43 / BT-58
 }

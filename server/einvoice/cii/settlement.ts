@@ -81,7 +81,7 @@ function summation(settlement: Node, invoice: EInvoice, amount: Amount, keyFigur
   if (t.charges) text(sum, 'ChargeTotalAmount', amount(t.charges)); // BT-108
   if (t.allowances) text(sum, 'AllowanceTotalAmount', amount(t.allowances)); // BT-107
   text(sum, 'TaxBasisTotalAmount', amount(t.taxExclusive)); // BT-109
-  text(sum, 'TaxTotalAmount', amount(t.tax), { currencyID: invoice.currency }); // BT-110
+  if (!t.taxAbsent) text(sum, 'TaxTotalAmount', amount(t.tax), { currencyID: invoice.currency }); // BT-110
   const tc = invoice.taxCurrency;
   if (tc) text(sum, 'TaxTotalAmount', money(tc.tax, tc.minorUnits), { currencyID: tc.code }); // BT-111
   if (t.rounding) text(sum, 'RoundingAmount', amount(t.rounding)); // BT-114
@@ -98,7 +98,8 @@ export function settlement(transaction: Node, invoice: EInvoice, amount: Amount,
   text(el, 'TaxCurrencyCode', invoice.taxCurrency?.code); // BT-6
   text(el, 'InvoiceCurrencyCode', invoice.currency); // BT-5
   payee(el, invoice.payee); // BG-10
-  if (pay) paymentMeans(el, pay);
+  // A received document may carry a payment reference, creditor or mandate without any payment means (code '').
+  if (pay && any(pay.code)) paymentMeans(el, pay);
   if (!keyFigures) invoice.vatBreakdown.forEach((b, i) => breakdown(el, b, invoice, amount, i === 0));
   period(el, invoice.period); // BG-14
   for (const ac of invoice.allowancesCharges) allowanceCharge(el, ac, amount, ac.vat);
