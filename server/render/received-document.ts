@@ -4,10 +4,10 @@
 // the preceding invoices, the period and the payee's name in the details; the lines with their units, identifiers,
 // origin, attributes, period and note, and what of a line the service's own PDF does not print (its price base
 // quantity and gross price with the discount, BT-147 … BT-150; BT-128, BT-132, BT-133, BT-158) as labelled
-// attributes after the item's own. BT-3's credit note codes are credit notes, as ubl/build.ts writes them; every
-// other code an invoice (its name is printed in the details: received-view.ts). No amounts: a received invoice's amounts are
-// the ones it states (money/stated.ts), never recomputed from this request. The terms the request has no place for
-// are printed from the model itself (render/received-*.ts).
+// attributes after the item's own. BT-3's credit note codes are credit notes (the codes the validators' check reads
+// as one), every other code an invoice (its name is printed in the details: received-view.ts). No amounts: a
+// received invoice's amounts are the ones it states (money/stated.ts), never recomputed from this request. The terms
+// the request has no place for are printed from the model itself (render/received-*.ts).
 import type { DocumentRequest, LineItem } from '../documents/model';
 import type { EInvoice, Line, Party } from '../einvoice/model';
 import { addressLines, type ReceivedContext } from './received-context';
@@ -19,8 +19,8 @@ export interface ReceivedDocumentOptions {
 
 type Texts = ReceivedContext;
 
-/** UNTDID 1001 codes of credit notes (a UBL CreditNote): 81, 83, 381, 396, 532. */
-const CREDIT_NOTE_TYPES: ReadonlySet<string> = new Set(['81', '83', '381', '396', '532']);
+/** The UNTDID 1001 codes of EN 16931's list whose name is a credit note (a UBL CreditNote takes 81, 83, 381, 396, 532). */
+const CREDIT_NOTE_TYPES: ReadonlySet<string> = new Set(['81', '83', '261', '262', '296', '308', '381', '396', '420', '458', '532']);
 
 /** A credit note for BT-3's credit note codes, else an invoice. */
 export function receivedType(invoice: Pick<EInvoice, 'typeCode'>): 'invoice' | 'credit_note' {

@@ -248,6 +248,7 @@ describe('a received e-invoice as the page prints it', function () {
       'credit_note',
       { label: 'Document Type', value: 'Factored credit note (396)' },
     ]);
+    expect(page({ ...fullInvoice(), typeCode: '261' }).doc.type).to.equal('credit_note');
     expect(page(fullInvoice()).view.details[0]!.label).to.equal('Date');
   });
 
