@@ -1,4 +1,6 @@
-// npm run bench [-- --seconds N] [--soak [renders]] [--overload [seconds]]
+// npm run bench [-- --seconds N] [--soak [renders]] [--overload [seconds]] [--validate-rounds N] [--validate-seconds N]
+// npm run bench -- --validate-only [--validate-rounds N] [--validate-seconds N]: the checking of received e-invoices
+// alone (scripts/bench/validate.ts), without the build and the service.
 // Measures, in one run, the service against the naive Chromium floor and against its own previous print path:
 //   naive floor:    puppeteer setContent + pdf on reused pages, system fonts, a bare one-page invoice (contenders.ts);
 //   write-and-print: the service's renderer writing the whole page for each document (the path before resident
@@ -8,7 +10,9 @@
 //                   local image server that answers in 100 ms, and without a logo; /ubl for the same body;
 // all at the same concurrency, in alternating short rounds so that the machine's drifts fall on all alike. Then the
 // 1,000-line statement against the naive floor printing the service's own HTML for it, and, on request, a memory soak
-// (RSS of the service and its Chromium at render 1,000 and at the end) and an overload run at 3 × capacity.
+// (RSS of the service and its Chromium at render 1,000 and at the end) and an overload run at 3 × capacity. Last, the
+// checking of received e-invoices (validate.ts): the 33 official examples the naive way against the engine, and what
+// checking a 10,000-line invoice costs the PDFs of others.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,7 @@ import { CREATOR, DocumentPipeline } from '../server/pipeline';
 import { BARE_INVOICE, startNaiveFloor, startSlowImageServer } from './bench/contenders';
 import { closedLoop, fmt, interleaved, summarize, treeRssMiB, type Run } from './bench/measure';
 import { postTo, serviceMetrics, startService } from './bench/service';
+import { benchValidate } from './bench/validate';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback?: number): number | undefined => {
@@ -31,6 +36,9 @@ const flag = (name: string, fallback?: number): number | undefined => {
 const SECONDS = flag('seconds', 15) ?? 15;
 const SOAK = flag('soak', 10000);
 const OVERLOAD = flag('overload', 60);
+const VALIDATE_ONLY = args.includes('--validate-only');
+const VALIDATE_ROUNDS = flag('validate-rounds', 5) ?? 5;
+const VALIDATE_SECONDS = flag('validate-seconds', 16) ?? 16;
 const CONCURRENCY = Number(process.env.RENDER_CONCURRENCY ?? Math.min(os.availableParallelism(), 8));
 const ROOT = projectRoot();
 const FORM = 'application/x-www-form-urlencoded';
@@ -59,7 +67,42 @@ function publishedExample(): string {
 
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
+/** The service's print path for the published example without its logo (what write-and-print measures). */
+async function printJob(config: ReturnType<typeof loadConfig>): Promise<{ print: () => Promise<void>; close: () => Promise<void> }> {
+  const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
+  const body = await pipeline.parse(FORM, Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, '')));
+  const html = await pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
+  const pool = new BrowserPool({
+    executablePath: config.chromiumPath,
+    sandbox: config.chromiumSandbox,
+    concurrency: CONCURRENCY,
+    queueLimit: 1000,
+    timeoutMs: config.renderTimeoutMs,
+    maxRendersPerBrowser: 0,
+    maxRendersPerPage: config.pageMaxRenders,
+  });
+  await pool.start();
+  return {
+    print: async () =>
+      void (await pool.render(html.html, { format: 'letter', metadata: { title: html.title, author: html.author, creator: CREATOR } })),
+    close: () => pool.close(),
+  };
+}
+
+async function validateSection(config: ReturnType<typeof loadConfig>): Promise<void> {
+  const job = VALIDATE_SECONDS > 0 ? await printJob(config) : undefined;
+  try {
+    await benchValidate({ config, rounds: VALIDATE_ROUNDS, seconds: VALIDATE_SECONDS, print: job?.print, printConcurrency: CONCURRENCY });
+  } finally {
+    await job?.close();
+  }
+}
+
 (async () => {
+  if (VALIDATE_ONLY) {
+    await validateSection(loadConfig({ ...process.env, NODE_ENV: 'test' }));
+    return;
+  }
   execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
   const images = await startSlowImageServer(100, LOGO_MAX_AGE);
@@ -241,6 +284,7 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
   }
   await service.stop();
   await images.close();
+  await validateSection(config);
 })().catch((err: unknown) => {
   console.error(err);
   process.exit(1);

@@ -1,6 +1,7 @@
 // Configuration: reads environment variables once, validates every one, and reports all bad values together.
 // Owns the names and defaults of every setting (the README lists them). Opens no connection; the only files it looks
-// at are whether the vendored UBL, CII and Factur-X schemas exist (else ../shared/standards is used).
+// at are whether the vendored UBL, CII and Factur-X schemas and the compiled rules exist (else ../shared/standards is
+// used).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,8 @@ import ipaddr from 'ipaddr.js';
 export interface Limits {
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
+  /** Largest received e-invoice body (XML or a Factur-X PDF), in bytes: a 10,000-line UBL is about 15 MB. */
+  maxReceivedBytes: number;
   maxItems: number;
   maxCustomFields: number;
   /** Longest `notes` / `terms`. */
@@ -38,6 +41,16 @@ export interface Config {
   ciiXsdFile: string;
   /** Factur-X schemas, one folder per profile: `facturx-en16931/Factur-X_EN16931.xsd` (for /factur-x). */
   facturxXsdDir: string;
+  /** The official rule sets compiled for SaxonJS, in the layout of ../shared/standards: `compiled/*.sef.json` and
+   * `factur-x/facturx-<profile>/Factur-X_1.09_<PROFILE>.sef.json` with the code list file each reads (received
+   * e-invoices, POST /validate: server/einvoice/rules/rule-sets.ts names every file). */
+  rulesDir: string;
+  /** Worker threads running the rule sets (each holds every rule set, parsed once). */
+  rulesWorkers: number;
+  /** Longest time one rule set may run on one document; the worker is then stopped and replaced. */
+  rulesTimeoutMs: number;
+  /** Rule set runs waiting for a worker beyond the running ones; more are refused as busy. */
+  rulesQueueLimit: number;
   logLevel: string;
   logoAllowPrivate: boolean;
   /** Hosts (`host` or `host:port`) whose logos may come from private addresses. */
@@ -94,6 +107,12 @@ export function projectRoot(): string {
 function standardsPath(relative: string): string {
   const vendored = path.join(PROJECT_ROOT, 'vendor', relative);
   return fs.existsSync(vendored) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards', relative);
+}
+
+/** The folder holding `compiled/` (the rules): vendor/ when it has them, else ../shared/standards. */
+function defaultRulesDir(): string {
+  const vendored = path.join(PROJECT_ROOT, 'vendor');
+  return fs.existsSync(path.join(vendored, 'compiled')) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards');
 }
 
 function defaultXsdDir(): string {
@@ -175,6 +194,12 @@ export function loadConfig(env: Env = process.env): Config {
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
     ciiXsdFile: path.resolve(str('CII_XSD_FILE', standardsPath('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
     facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', standardsPath('factur-x'))),
+    rulesDir: path.resolve(str('RULES_DIR', defaultRulesDir())),
+    // One worker less than the cores (at least one, at most four): Chromium and the event loop keep a core; the
+    // workers run at a lower CPU priority besides (rules/rules-pool.ts). See the README for the measurements.
+    rulesWorkers: int('RULES_WORKERS', Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1, 64),
+    rulesTimeoutMs: int('RULES_TIMEOUT_MS', 20000, 1000, 600000),
+    rulesQueueLimit: int('RULES_QUEUE_LIMIT', 64, 0, 100000),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
     logoAllowedHosts: new Set(
@@ -210,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     limits: {
       maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxReceivedBytes: int('MAX_RECEIVED_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
       maxItems: int('MAX_ITEMS', 1000, 1, 100000),
       maxCustomFields: int('MAX_CUSTOM_FIELDS', 50, 0, 10000),
       maxLongText: int('MAX_NOTES_LENGTH', 10000, 1, 1_000_000),

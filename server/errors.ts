@@ -127,9 +127,12 @@ export const errors = {
       },
     );
   },
-  unsupportedMediaType(contentType: string | undefined): DomainError {
-    const got = contentType ? `Content-Type ${contentType.split(';')[0]} is not supported` : 'The request has no Content-Type';
-    return new DomainError('unsupported_media_type', `${got}. Send application/json or application/x-www-form-urlencoded.`);
+  /** `accepted`: what the operation reads instead (a document: JSON or form fields; POST /validate: XML or PDF). */
+  unsupportedMediaType(contentType: string | undefined, accepted = 'application/json or application/x-www-form-urlencoded'): DomainError {
+    const got = contentType
+      ? `Content-Type ${contentType.split(';')[0]!.slice(0, 80)} is not supported`
+      : 'The request has no Content-Type';
+    return new DomainError('unsupported_media_type', `${got}. Send ${accepted}.`);
   },
   unsupportedCharset(charset: string): DomainError {
     return new DomainError(
@@ -161,6 +164,15 @@ export const errors = {
     return new DomainError(
       'invalid_e_invoice',
       `The e-invoice breaks ${fatal} rule${fatal === 1 ? '' : 's'} of its own specification, so it is not converted; \`report\` lists them (POST /validate gives the same report).`,
+      { report },
+    );
+  },
+  /** A valid received e-invoice that, written to the specification asked for (`profile`), would break its rules: the
+   * report is the output's. */
+  invalidConversion(fatal: number, report: unknown): DomainError {
+    return new DomainError(
+      'invalid_e_invoice',
+      `Written to the specification asked for, the e-invoice would break ${fatal} of its rule${fatal === 1 ? '' : 's'}, so it is not converted; \`report\` lists them.`,
       { report },
     );
   },

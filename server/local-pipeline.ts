@@ -1,18 +1,25 @@
-// The pipeline without HTTP, for command-line tools (npm run render, render-fixtures, visual:update): one Chromium
-// page set, the project's data files, and the XSD validator when an e-invoice is wanted. Same modules as the service.
+// The pipeline without HTTP, for command-line tools (npm run render, npm run validate, render-fixtures, visual:update):
+// one Chromium page set, the project's data files, the XSD validator when an e-invoice is wanted, and the official
+// rule sets when a received one is read. Same modules as the service.
 import { loadConfig, projectRoot, type Config } from './config';
 import { BrowserPool } from './pdf/browser-pool';
 import { loadAssets } from './assets';
 import { DocumentPipeline } from './pipeline';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
+import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
+import { ReceivedPipeline } from './received-pipeline';
 
 export interface LocalPipeline {
   pipeline: DocumentPipeline;
+  /** Received e-invoices: present when opened with `received`. */
+  received?: ReceivedPipeline;
   config: Config;
   close(): Promise<void>;
 }
 
-export async function openLocalPipeline(opts: { concurrency?: number; eInvoice?: boolean } = {}): Promise<LocalPipeline> {
+export async function openLocalPipeline(
+  opts: { concurrency?: number; eInvoice?: boolean; received?: boolean } = {},
+): Promise<LocalPipeline> {
   const config = loadConfig({ ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' });
   const pool = new BrowserPool({
     executablePath: config.chromiumPath,
@@ -24,21 +31,26 @@ export async function openLocalPipeline(opts: { concurrency?: number; eInvoice?:
     maxRendersPerPage: config.pageMaxRenders,
   });
   let xsd: XsdValidatorRef | undefined;
+  let rules: RulesPoolRef | undefined;
   try {
     await pool.start();
-    xsd = opts.eInvoice ? acquireXsdValidator(config) : undefined;
-    await xsd?.validator.ready();
+    xsd = opts.eInvoice || opts.received ? acquireXsdValidator(config) : undefined;
+    rules = opts.received ? acquireRulesPool(config) : undefined;
+    await Promise.all([xsd?.validator.ready(), rules?.pool.ready()]);
     const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, xsd?.validator, config);
     return {
       pipeline,
+      received: xsd && rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool) : undefined,
       config,
       async close() {
         await pool.close();
+        await rules?.release();
         await xsd?.release();
       },
     };
   } catch (err) {
     await pool.close();
+    await rules?.release();
     await xsd?.release();
     throw err;
   }

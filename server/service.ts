@@ -19,6 +19,8 @@ import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { loadAssets } from './assets';
 import { DocumentPipeline } from './pipeline';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
+import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
+import { ReceivedPipeline } from './received-pipeline';
 
 export interface RunningService {
   url: string;
@@ -77,16 +79,21 @@ export async function startService(config: Config, options: StartOptions = {}): 
     pdf = pool;
   }
   let xsd: XsdValidatorRef | undefined;
+  let rules: RulesPoolRef | undefined;
   try {
     xsd = acquireXsdValidator(config);
-    await xsd.validator.ready();
+    // The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate).
+    rules = acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
+    await Promise.all([xsd.validator.ready(), rules.pool.ready()]);
   } catch (err) {
+    await rules?.release();
     await xsd?.release();
     await pdf.close();
     await keys.close();
     throw err;
   }
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
+  const received = new ReceivedPipeline(pipeline, xsd.validator, rules.pool);
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
   const root = options.root ?? projectRoot();
@@ -103,6 +110,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     studio: studio?.router,
     account,
     isReady: () => pdf.isReady(),
+    received,
     xsdReady: () => xsd!.validator.check(),
     poolStats: () => pdf.liveStats?.() ?? pdf.stats(),
   });
@@ -148,6 +156,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       });
       reload?.close();
       await pdf.close();
+      await rules.release();
       await xsd.release();
       await keys.close();
     },

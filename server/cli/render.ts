@@ -1,17 +1,22 @@
 // The command-line renderer: a request file in, a PDF (or with --ubl, --cii or --factur-x an e-invoice) out, through
 // the same pipeline as the HTTP API, without HTTP or keys. The request file is the JSON body of a request, or a
-// published example ({request: {body, headers}}), whose form bodies are read as the API reads them. Arguments are
-// read by Node's util.parseArgs.
+// published example ({request: {body, headers}}), whose form bodies are read as the API reads them; or a received
+// e-invoice (UBL or CII XML, a Factur-X PDF), shown as a PDF or converted as POST / and /ubl, /cii, /factur-x do.
+// Arguments are read by Node's util.parseArgs.
 //   npm run render -- examples/invoice.json [--theme slate] [--lang fr-FR] [--page-size a4] [--ubl|--cii|--factur-x] [-o out.pdf]
+//   npm run render -- received.xml [--theme slate] [--lang de] [--ubl|--cii|--factur-x [--profile xrechnung]] [-o out.pdf]
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
-import { DomainError, isRequestProblem } from '../errors';
+import { DomainError, errors, isRequestProblem } from '../errors';
+import type { Profile } from '../einvoice/model';
+import { PROFILES } from '../einvoice/profiles';
+import type { ReceivedBody, ReceivedPipeline } from '../received-pipeline';
 import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
 
 const USAGE =
-  'Usage: npm run render -- FILE.json [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [-o OUT]';
+  'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]';
 
 /** What the file is made into: the PDF, or one of the e-invoices. */
 export type Output = 'pdf' | 'ubl' | 'cii' | 'factur-x';
@@ -22,6 +27,8 @@ export interface Options {
   lang?: string;
   pageSize?: string;
   output: Output;
+  /** A received e-invoice converted: the specification to write it to (`?profile=`). */
+  profile?: string;
   out?: string;
 }
 
@@ -32,6 +39,7 @@ const OPTIONS = {
   ubl: { type: 'boolean' },
   cii: { type: 'boolean' },
   'factur-x': { type: 'boolean' },
+  profile: { type: 'string' },
   out: { type: 'string', short: 'o' },
 } as const;
 
@@ -51,6 +59,7 @@ export function parseArgs(argv: string[]): Options {
     lang: values.lang,
     pageSize: values['page-size'],
     output: outputs[0] ?? 'pdf',
+    profile: values.profile,
     out: values.out,
   };
 }
@@ -69,6 +78,39 @@ export function readRequestFile(file: string): { body: Buffer; contentType: stri
     };
   }
   return { body: Buffer.from(JSON.stringify(parsed)), contentType: 'application/json' };
+}
+
+/** A received e-invoice rather than a request: an XML or PDF file (by its first bytes). */
+export function receivedKindOf(file: string): ReceivedBody['kind'] | undefined {
+  const head = fs
+    .readFileSync(file)
+    .subarray(0, 64)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart();
+  if (head.startsWith('%PDF-')) return 'pdf';
+  return head.startsWith('<') ? 'xml' : undefined;
+}
+
+/** A received e-invoice shown as a PDF, or converted (the profile as `?profile=` names it). */
+export async function renderReceivedFile(
+  opts: Options,
+  pipeline: DocumentPipeline,
+  received: ReceivedPipeline,
+): Promise<{ bytes: Buffer; filename: string; locale: string }> {
+  const body: ReceivedBody = { kind: receivedKindOf(opts.file)!, bytes: fs.readFileSync(opts.file) };
+  const locale = pipeline.locale(opts.lang);
+  const show = { locale, theme: opts.theme };
+  if (opts.output === 'pdf') {
+    const { pdf, filename } = await received.show(body, show);
+    return { bytes: Buffer.from(pdf), filename, locale: locale.tag };
+  }
+  if (opts.profile !== undefined && !Object.hasOwn(PROFILES, opts.profile)) {
+    throw errors.validation([{ field: 'profile', message: `--profile must be one of ${Object.keys(PROFILES).join(', ')}` }]);
+  }
+  const out = await received.convert(body, opts.output, { ...show, profile: opts.profile as Profile | undefined });
+  const bytes = 'xml' in out ? Buffer.from(out.xml) : Buffer.from(out.pdf);
+  return { bytes, filename: out.filename, locale: locale.tag };
 }
 
 export async function renderFile(opts: Options, pipeline: DocumentPipeline): Promise<{ bytes: Buffer; filename: string; locale: string }> {
@@ -97,9 +139,10 @@ if (require.main === module) {
     }
     let local: LocalPipeline | undefined;
     try {
-      local = await openLocalPipeline({ eInvoice: opts.output !== 'pdf' });
+      const received = receivedKindOf(opts.file) !== undefined;
+      local = await openLocalPipeline({ eInvoice: opts.output !== 'pdf', received });
       const pipeline = local.pipeline;
-      const { bytes, filename } = await renderFile(opts, pipeline);
+      const { bytes, filename } = received ? await renderReceivedFile(opts, pipeline, local.received!) : await renderFile(opts, pipeline);
       const out = opts.out ?? filename;
       fs.writeFileSync(out, bytes);
       process.stdout.write(`${path.resolve(out)} (${bytes.length} bytes)\n`);

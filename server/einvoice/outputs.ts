@@ -39,7 +39,7 @@ export interface RenderedXml {
 
 const xmlName = (pdfName: string) => pdfName.replace(/\.pdf$/, '.xml');
 
-async function checked(xsd: XsdValidator, xml: string, root: Parameters<XsdValidator['validate']>[1]): Promise<void> {
+export async function checked(xsd: XsdValidator, xml: string, root: Parameters<XsdValidator['validate']>[1]): Promise<void> {
   const xsdErrors = await xsd.validate(xml, root);
   if (xsdErrors.length > 0) throw new EInvoiceSchemaError(root, xsdErrors);
 }
@@ -60,7 +60,7 @@ export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
 }
 
 /** The Factur-X row of a CII profile (every profile made in CII has one; profileProblems refused the others). */
-function facturXRow(invoice: EInvoice): NonNullable<ProfileRow['facturX']> {
+export function facturXRow(invoice: EInvoice): NonNullable<ProfileRow['facturX']> {
   const row = PROFILES[invoice.profile].facturX;
   if (!row) throw new Error(`the ${invoice.profile} profile has no CII form`);
   return row;
@@ -80,12 +80,16 @@ export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
 export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
   const invoice = ctx.map('cii', 'en16931');
   const xml = buildCii(invoice);
+  await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
+  return { pdf: await packageFacturX(invoice, xml, await ctx.print()), filename: ctx.filename };
+}
+
+/** The printed PDF of `invoice` made a Factur-X: its CII `xml` (already checked) attached as the profile's row says. */
+export function packageFacturX(invoice: EInvoice, xml: string, printed: { pdf: Uint8Array; info: PdfInfo }): Promise<Uint8Array> {
   const fx = facturXRow(invoice);
-  await checked(ctx.xsd, xml, fx.xsd);
-  const { pdf, info } = await ctx.print();
   // pdf-lib rewrites the whole file: in a worker thread, never on the event loop.
-  const packaged = await toPdfA3OffThread({
-    pdf,
+  return toPdfA3OffThread({
+    pdf: printed.pdf,
     attachment: {
       name: fx.attachment,
       xml,
@@ -93,7 +97,6 @@ export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Arr
       relationship: 'Alternative',
     },
     facturX: { documentType: 'INVOICE', version: '1.0', conformanceLevel: fx.level },
-    info,
+    info: printed.info,
   });
-  return { pdf: packaged, filename: ctx.filename };
 }

@@ -1,9 +1,12 @@
 // The e-invoice specifications a document can be made to (`e_invoice.profile`): their identifiers per syntax and
 // what each requires beyond the norm, checked on the model before anything is written, so that a missing field is a
-// 400 naming every field to send (by its request name), never a document the receiver rejects. No XML here.
+// 400 naming every field to send (by its request name), never a document the receiver rejects. The same rows say
+// how a received document of each specification is recognised and which official rule sets check it (`received`,
+// `facturX.rules`: received/check.ts reads them). No XML here.
 import type { FieldProblem } from '../errors';
 import type { EInvoice, Party, Profile } from './model';
 import { carriageProblems } from './profile-terms';
+import type { RuleSetId } from './rules/rule-sets';
 import type { XsdRoot } from './xsd-validator';
 
 /** The Factur-X / ZUGFeRD conformance levels (the XMP's fx:ConformanceLevel). */
@@ -23,6 +26,19 @@ export interface ProfileRow {
     level: FacturXLevel;
     attachment: 'factur-x.xml' | 'xrechnung.xml';
     xsd: Exclude<XsdRoot, 'Invoice' | 'CreditNote'>;
+    /** The profile's own schematron, for a received CII of the profile (none for XRechnung: its CII is XRechnung's). */
+    rules?: RuleSetId;
+  };
+  /** A received document (POST /validate) of this specification: the other BT-24 values that name it (the ZUGFeRD
+   * 2.0 identifiers the Factur-X profiles accept, XRechnung's extension), and the official rule sets its UBL or CII
+   * is checked with after its XSD. */
+  received: {
+    identifiers?: readonly string[];
+    ubl?: readonly RuleSetId[];
+    cii?: readonly RuleSetId[];
+    /** A Factur-X profile's own identifier: its CII is checked against the profile's XSD and rules (`facturX`) even
+     * when it comes as plain XML; other specifications get them only when their CII came out of a Factur-X PDF. */
+    facturXSchemas?: boolean;
   };
   /** Whether the invoice lines are written (MINIMUM and BASIC WL carry the document level only). */
   lines: boolean;
@@ -50,14 +66,16 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     singleNote: true,
     keyFigures: false,
     en16931: true,
+    received: { ubl: ['en16931-ubl', 'peppol-ubl'] },
   },
   en16931: {
     specification: 'urn:cen.eu:en16931:2017',
     syntaxes: ['ubl', 'cii'],
-    facturX: { level: 'EN 16931', attachment: 'factur-x.xml', xsd: 'FacturX-EN16931' },
+    facturX: { level: 'EN 16931', attachment: 'factur-x.xml', xsd: 'FacturX-EN16931', rules: 'facturx-en16931' },
     lines: true,
     keyFigures: false,
     en16931: true,
+    received: { ubl: ['en16931-ubl'], cii: ['en16931-cii'] },
   },
   xrechnung: {
     specification: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
@@ -67,40 +85,76 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     lines: true,
     keyFigures: false,
     en16931: true,
+    received: {
+      identifiers: [
+        'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0',
+      ],
+      ubl: ['en16931-ubl', 'xrechnung-ubl'],
+      cii: ['en16931-cii', 'xrechnung-cii'],
+    },
   },
   minimum: {
     specification: 'urn:factur-x.eu:1p0:minimum',
     syntaxes: ['cii'],
-    facturX: { level: 'MINIMUM', attachment: 'factur-x.xml', xsd: 'FacturX-MINIMUM' },
+    facturX: { level: 'MINIMUM', attachment: 'factur-x.xml', xsd: 'FacturX-MINIMUM', rules: 'facturx-minimum' },
     lines: false,
     keyFigures: true,
     en16931: false,
+    received: { identifiers: ['urn:zugferd.de:2p0:minimum'], cii: [], facturXSchemas: true },
   },
   basic_wl: {
     specification: 'urn:factur-x.eu:1p0:basicwl',
     syntaxes: ['cii'],
-    facturX: { level: 'BASIC WL', attachment: 'factur-x.xml', xsd: 'FacturX-BASICWL' },
+    facturX: { level: 'BASIC WL', attachment: 'factur-x.xml', xsd: 'FacturX-BASICWL', rules: 'facturx-basicwl' },
     lines: false,
     keyFigures: false,
     en16931: false,
+    received: { identifiers: ['urn:zugferd.de:2p0:basicwl'], cii: [], facturXSchemas: true },
   },
   basic: {
     specification: 'urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic',
     syntaxes: ['cii'],
-    facturX: { level: 'BASIC', attachment: 'factur-x.xml', xsd: 'FacturX-BASIC' },
+    facturX: { level: 'BASIC', attachment: 'factur-x.xml', xsd: 'FacturX-BASIC', rules: 'facturx-basic' },
     lines: true,
     keyFigures: false,
     en16931: true,
+    received: {
+      identifiers: ['urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic'],
+      cii: ['en16931-cii'],
+      facturXSchemas: true,
+    },
   },
   extended: {
     specification: 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended',
     syntaxes: ['cii'],
-    facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED' },
+    // EXTENDED's schematron has no compiled form (rules/rule-sets.ts): its XSD and the EN 16931 CII rules check it.
+    facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED', rules: 'facturx-extended' },
     lines: true,
     keyFigures: false,
     en16931: true,
+    received: {
+      identifiers: ['urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended'],
+      cii: ['en16931-cii'],
+      facturXSchemas: true,
+    },
   },
 };
+
+/** The rule sets of a received document whose BT-24 names no specification of the table (another CIUS, an older
+ * version, none at all): its syntax's EN 16931 rules, after its XSD. */
+export const UNKNOWN_SPECIFICATION_RULES: { ubl: readonly RuleSetId[]; cii: readonly RuleSetId[] } = {
+  ubl: ['en16931-ubl'],
+  cii: ['en16931-cii'],
+};
+
+/** The profile whose specification `id` (a received BT-24, trimmed) names; undefined for any other. */
+export function profileOfSpecification(id: string | undefined): Profile | undefined {
+  if (id === undefined) return undefined;
+  for (const [name, row] of Object.entries(PROFILES) as [Profile, ProfileRow][]) {
+    if (row.specification === id || row.received.identifiers?.includes(id)) return name;
+  }
+  return undefined;
+}
 
 /** BT-24 of each profile. */
 export const SPECIFICATION_ID: Record<Profile, string> = Object.fromEntries(

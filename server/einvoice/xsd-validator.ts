@@ -65,8 +65,24 @@ function schemaSets(paths: string | XsdPaths): SchemaSet[] {
   return sets;
 }
 
+/** One XSD error of a document, where it is: `line` and `column` 1-based (the column of the start tag of the element
+ * the error names, for a validity error, whose column libxml2 does not give), `xpath` as libxml2 names the node. */
+export interface XsdProblem {
+  message: string;
+  /** False when the document is not even well-formed XML (then the parser's own line and column). */
+  wellFormed: boolean;
+  line?: number;
+  column?: number;
+  xpath?: string;
+}
+
+interface Answer {
+  errors?: string[];
+  details?: XsdProblem[];
+}
+
 interface Pending {
-  resolve: (errors: string[]) => void;
+  resolve: (answer: Answer) => void;
   reject: (err: Error) => void;
 }
 
@@ -101,14 +117,23 @@ export class XsdValidator {
     return this.sets.flatMap((set) => Object.keys(set.files) as XsdRoot[]);
   }
 
-  /** The XSD errors of `xml` (empty when valid). */
-  validate(xml: string, root: XsdRoot): Promise<string[]> {
+  /** The XSD errors of `xml` (empty when valid), one line each (`line N: message`). */
+  async validate(xml: string, root: XsdRoot): Promise<string[]> {
+    return (await this.ask(xml, root, false)).errors ?? [];
+  }
+
+  /** The XSD errors of `xml` (empty when valid), each with its line, column and XPath. */
+  async validateDetailed(xml: string, root: XsdRoot): Promise<XsdProblem[]> {
+    return (await this.ask(xml, root, true)).details ?? [];
+  }
+
+  private ask(xml: string, root: XsdRoot, detailed: boolean): Promise<Answer> {
     if (this.closed) return Promise.reject(new Error('the XSD validator is closed'));
     if (!this.roots().includes(root)) return Promise.reject(new Error(`this XSD validator was started without the ${root} schema`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, xml, root });
+      this.worker.postMessage({ id, xml, root, detailed });
     });
   }
 
@@ -146,11 +171,11 @@ export class XsdValidator {
       );
     });
     this.started.catch(() => undefined);
-    worker.on('message', (m: { id?: number; errors?: string[] }) => {
+    worker.on('message', (m: Answer & { id?: number }) => {
       if (m.id === undefined) return;
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
-      p?.resolve(m.errors ?? []);
+      p?.resolve(m);
     });
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', (code) => {

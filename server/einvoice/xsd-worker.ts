@@ -13,6 +13,17 @@ interface Request {
   xml: string;
   /** A key of one of the schema sets' files (Invoice, CreditNote, CrossIndustryInvoice, FacturX-EN16931 …). */
   root: string;
+  /** Answer `details` (with columns) besides the one-line `errors`. */
+  detailed?: boolean;
+}
+
+/** One XSD (or well-formedness) error where libxml2 found it; see XsdProblem in xsd-validator.ts. */
+interface Detail {
+  message: string;
+  wellFormed: boolean;
+  line?: number;
+  column?: number;
+  xpath?: string;
 }
 
 /** A named group of main schema files, by root (a failure names the group: "the UBL XSDs could not be loaded"). */
@@ -62,27 +73,85 @@ load((workerData as { schemas: SchemaSet[] }).schemas).then(
     const options = lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_HUGE;
     port.on('message', (req: Request) => {
       const validator = validators.get(req.root);
-      const errors = validator ? validate(lib, validator, req.xml, options) : [`no schema for ${req.root}`];
-      port.postMessage({ id: req.id, errors });
+      const details = validator ? validate(lib, validator, req.xml, options) : [{ message: `no schema for ${req.root}`, wellFormed: true }];
+      // `errors`: one line each, as every caller before the structured form read them.
+      const errors = details.map(
+        (d) => `${d.wellFormed ? '' : 'not well-formed: '}${d.line === undefined ? '' : `line ${d.line}: `}${d.message}`,
+      );
+      port.postMessage({ id: req.id, errors, details: req.detailed ? details : undefined });
     });
     port.postMessage({ ready: true });
   },
   (err: Error) => port.postMessage({ ready: false, error: err.message, set: err instanceof SetLoadError ? err.set : undefined }),
 );
 
-function validate(lib: Libxml, validator: Validator, xml: string, option: number): string[] {
+function validate(lib: Libxml, validator: Validator, xml: string, option: number): Detail[] {
   let doc: InstanceType<Libxml['XmlDocument']> | undefined;
+  let wellFormed = false;
   try {
     doc = lib.XmlDocument.fromBuffer(Buffer.from(xml, 'utf8'), { option });
+    wellFormed = true;
     validator.validate(doc);
     return [];
   } catch (err) {
-    const details = (err as { details?: { message: string; line?: number }[] }).details;
-    const prefix = err instanceof lib.XmlValidateError ? '' : 'not well-formed: ';
-    if (!details?.length) return [`${prefix}${(err as Error).message.trim()}`];
-    return details.map((d) => `${prefix}line ${d.line ?? '?'}: ${d.message.trim()}`);
+    const details = (err as { details?: { message: string; line?: number; col?: number; xpath?: string }[] }).details;
+    if (!details?.length) return [{ message: (err as Error).message.trim(), wellFormed }];
+    const lines = new LineIndex(xml);
+    return details.map((d) => {
+      const message = d.message.trim();
+      const at = d.line ? locate(lines, d.line, d.col, message, d.xpath) : undefined;
+      return { message, wellFormed, ...(at ?? {}), ...(d.xpath ? { xpath: d.xpath } : {}) };
+    });
   } finally {
     // The document lives in the WebAssembly heap, outside the garbage collector's reach.
     doc?.dispose();
   }
+}
+
+/** Where each line of a text starts, computed once per document with errors. */
+class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  line(n: number): string | undefined {
+    const start = this.starts[n - 1];
+    if (start === undefined) return undefined;
+    const end = this.starts[n];
+    return this.text.slice(start, end === undefined ? undefined : end - 1);
+  }
+}
+
+/** The line and column (1-based) of an error. libxml2 gives the column of a well-formedness error but only the line
+ * of a validity error (the line its element's start tag ends on): the column is that of the start tag of the element
+ * the error names (`Element '{ns}Name'`, else the last step of its XPath), searched on that line and, for a start tag
+ * spread over lines, up to 50 lines before it; the line's first character when it is not found. */
+function locate(
+  lines: LineIndex,
+  line: number,
+  col: number | undefined,
+  message: string,
+  xpath: string | undefined,
+): { line: number; column: number } {
+  if (col && col > 0) return { line, column: col };
+  const named =
+    /^Element '(?:\{[^}]*\})?([^']+)'/.exec(message)?.[1] ??
+    xpath
+      ?.split('/')
+      .pop()
+      ?.replace(/\[\d+\]$/, '')
+      .replace(/^.*:/, '');
+  if (named && /^[\p{L}_][\p{L}\p{N}_.-]*$/u.test(named)) {
+    const tag = new RegExp(`<(?:[\\p{L}_][\\p{L}\\p{N}_.-]*:)?${named.replace(/\./g, '\\.')}(?=[\\s/>]|$)`, 'u');
+    for (let n = line; n >= Math.max(1, line - 50); n--) {
+      const text = lines.line(n);
+      if (text === undefined) break;
+      const found = tag.exec(text);
+      if (found) return { line: n, column: found.index + 1 };
+    }
+  }
+  const text = lines.line(line) ?? '';
+  return { line, column: text.length - text.trimStart().length + 1 };
 }

@@ -11,7 +11,6 @@ import type { Config } from '../config';
 import { errors } from '../errors';
 import type { KeyStore, Plan } from '../keys/key-store';
 import type { Quota } from '../quota/quota';
-import { bodyKind } from '../documents/parse-body';
 import type { DocumentPipeline } from '../pipeline';
 import type { Locale } from '../render/locale';
 import { requireApiKey } from './auth';
@@ -21,6 +20,9 @@ import { rateLimitHeaders } from './rate-limit';
 import { routeLabel, type Metrics } from './metrics';
 import { apiReference } from './docs';
 import type { PoolStats } from '../pdf/renderer';
+import type { ReceivedPipeline, Target } from '../received-pipeline';
+import { queryProfile, queryTheme, receivedBody } from './received';
+import { bodyPreconditions, rawBody } from './body-limits';
 
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */
@@ -34,6 +36,8 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   isReady: () => boolean;
+  /** Received e-invoices (POST /validate; XML and PDF bodies on /, /ubl, /cii, /factur-x); absent: refused with 415. */
+  received?: ReceivedPipeline;
   /** Whether the XSD worker answers (absent: not checked). */
   xsdReady?: () => Promise<boolean>;
   /** The renderer's figures for /readyz: idle pages counted only when their renderer answered just now. */
@@ -88,48 +92,6 @@ function accessLog(logger: Logger): RequestHandler {
     });
     next();
   };
-}
-
-/** How much of a refused body is read and dropped before the 413, and for how long at most: a client still sending
- * when the connection closes sees a broken pipe, not the 413 (as the fuzz suite's fetch did). Past either bound the
- * answer goes at once and the connection closes under the client. */
-const DISCARD_FACTOR = 4;
-const DISCARD_MS = 2000;
-
-/** Resolves once `req` has been read to its end (its data dropped), or after `ms`, whichever comes first. */
-function discard(req: Request, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    req.on('end', done).on('error', done).on('close', done).resume();
-  });
-}
-
-/** 400 for an absent body, 415 for a type we do not parse, 413 for a declared length over the limit: all checked
- * before the body is parsed. A body refused by its length is read and dropped when it is at most 4 × the limit (for
- * at most 2 s), so that the client can read the 413; the connection closes after the answer. */
-function bodyPreconditions(maxBodyBytes: number): RequestHandler {
-  return (req, res, next) => {
-    const length = req.get('content-length');
-    const chunked = req.get('transfer-encoding') !== undefined;
-    if (!chunked && (length === undefined || Number(length) === 0)) return next(errors.emptyBody());
-    if (length !== undefined && Number(length) > maxBodyBytes) {
-      res.set('Connection', 'close');
-      const refuse = () => next(errors.bodyTooLarge(maxBodyBytes));
-      if (Number(length) > maxBodyBytes * DISCARD_FACTOR) return refuse();
-      void discard(req, DISCARD_MS).then(refuse);
-      return;
-    }
-    bodyKind(req.get('content-type'));
-    next();
-  };
-}
-
-function rawBody(maxBodyBytes: number): RequestHandler {
-  return express.raw({ type: () => true, limit: maxBodyBytes, inflate: true });
 }
 
 /** `inline; filename="…"` (decisions §6), plus RFC 6266 filename* when the name is not plain ASCII. */
@@ -205,8 +167,8 @@ export function createApp(deps: AppDeps): express.Express {
   };
   const documentRoute = [
     requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute),
-    bodyPreconditions(deps.config.limits.maxBodyBytes),
-    rawBody(deps.config.limits.maxBodyBytes),
+    bodyPreconditions(deps.config.limits),
+    rawBody(deps.config.limits),
   ];
 
   /** Parses and validates the body; `eInvoice`: an e-invoice operation, which refuses other types first. */
@@ -257,22 +219,61 @@ export function createApp(deps: AppDeps): express.Express {
   const sendXml = (res: Response, { xml, filename }: { xml: string; filename: string }) =>
     res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
 
+  /** The received pipeline, or 415 when the service runs without one (a body it cannot read). */
+  const receiving = (req: Request): ReceivedPipeline => {
+    if (!deps.received) throw errors.unsupportedMediaType(req.get('content-type'));
+    return deps.received;
+  };
+  /** A received e-invoice (XML or PDF) shown (`pdf`) or converted; undefined when the body is a document request. */
+  const received = async (req: Request, res: Response, target: 'pdf' | Target): Promise<boolean> => {
+    const body = receivedBody(req);
+    if (!body) return false;
+    const pipe = receiving(req);
+    const opts = { locale: res.locals.locale as Locale, theme: queryTheme(req) };
+    res.locals.documentType = 'received';
+    if (target === 'pdf') sendPdf(res, await counted(res, (signal) => pipe.show(body, { ...opts, signal })));
+    else {
+      const profile = queryProfile(req);
+      const out = await counted(res, (signal) => pipe.convert(body, target, { ...opts, profile, signal }));
+      if ('xml' in out) sendXml(res, out);
+      else sendPdf(res, out);
+    }
+    return true;
+  };
+
   app.all('/', negotiate, only('POST', '/'), ...documentRoute, async (req: Request, res: Response) => {
+    if (await received(req, res, 'pdf')) return;
     const prepared = await prepare(req, res);
     sendPdf(res, await counted(res, (signal) => pipeline.renderPdf(prepared, logoLogger(res), signal)));
   });
   // The e-invoices: invoice, receipt and credit note only (other types are refused before the body is validated).
   app.all('/ubl', negotiate, only('POST', '/ubl'), ...documentRoute, async (req: Request, res: Response) => {
+    if (await received(req, res, 'ubl')) return;
     const prepared = await prepare(req, res, true);
     sendXml(res, await counted(res, (signal) => pipeline.renderUbl(prepared, logoLogger(res), signal)));
   });
   app.all('/cii', negotiate, only('POST', '/cii'), ...documentRoute, async (req: Request, res: Response) => {
+    if (await received(req, res, 'cii')) return;
     const prepared = await prepare(req, res, true);
     sendXml(res, await counted(res, () => pipeline.renderCii(prepared)));
   });
   app.all('/factur-x', negotiate, only('POST', '/factur-x'), ...documentRoute, async (req: Request, res: Response) => {
+    if (await received(req, res, 'factur-x')) return;
     const prepared = await prepare(req, res, true);
     sendPdf(res, await counted(res, (signal) => pipeline.renderFacturX(prepared, logoLogger(res), signal)));
+  });
+  // A received e-invoice checked against its XSD and every official rule set of its specification: the report, a 200
+  // whether it passes or not (received-pipeline.ts); one document of the quota.
+  app.all('/validate', negotiate, only('POST', '/validate'), ...documentRoute, async (req: Request, res: Response) => {
+    const body = receivedBody(req);
+    if (!body)
+      throw errors.unsupportedMediaType(
+        req.get('content-type'),
+        'an e-invoice: application/xml (UBL or CII) or application/pdf (Factur-X / ZUGFeRD)',
+      );
+    const pipe = receiving(req);
+    res.locals.documentType = 'received';
+    res.status(200).json(await counted(res, (signal) => pipe.validate(body, signal)));
   });
 
   // Many documents in one request (batch.ts): the same key, body limits, locale and no-store as the routes above.

@@ -9,8 +9,16 @@ import type { SchemaRegistry } from '../documents/schema-registry';
 import { DOCUMENT_TYPES, E_INVOICE_TYPES } from '../documents/model';
 import { loadDocumentExamples, mediaExamples } from './openapi/examples';
 import { documentHeaders, errorResponses, HEADERS } from './openapi/responses';
-import { documentSchemas, errorSchema, formSchema, type Node } from './openapi/schemas';
+import { documentSchemas, errorSchema, formSchema, reportSchemas, type Node } from './openapi/schemas';
 import { CODE_SAMPLES } from './openapi/snippets';
+import {
+  RECEIVED_BODY,
+  RECEIVED_CONTENT,
+  RECEIVED_ERRORS,
+  RECEIVED_PARAMETERS,
+  validateOperation,
+  type ReceivedUse,
+} from './openapi/received';
 
 export interface OpenApiOptions {
   /** The server URL (docs.ts puts the request's own origin there). */
@@ -27,6 +35,7 @@ function packageVersion(): string {
 }
 
 const binary = { type: 'string', format: 'binary' };
+
 const DOCUMENT_ERRORS = [400, 401, 405, 408, 413, 415, 429, 500, 503] as const;
 const languageHeader = {
   name: 'Accept-Language',
@@ -39,7 +48,7 @@ const languageHeader = {
 export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions = {}): Node {
   const examples = loadDocumentExamples();
   const maxBatch = options.maxBatchDocuments ?? 100;
-  const schemas: Node = { ...documentSchemas(registry), Error: errorSchema() };
+  const schemas: Node = { ...documentSchemas(registry), ...reportSchemas(registry), Error: errorSchema() };
   const anyDocument = (types: readonly string[]) => ({ anyOf: types.map((t) => ({ $ref: `#/components/schemas/${t}` })) });
   schemas.AnyDocument = { ...anyDocument(DOCUMENT_TYPES), description: 'A document of any of the twelve types' };
   schemas.EInvoiceDocument = { ...anyDocument(E_INVOICE_TYPES), description: 'An invoice, a receipt or a credit note' };
@@ -72,11 +81,13 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
     },
   };
 
-  const body = (kind: 'any' | 'eInvoice') => {
+  const body = (kind: 'any' | 'eInvoice', received?: string) => {
     const types = kind === 'any' ? DOCUMENT_TYPES : E_INVOICE_TYPES;
     return {
       required: true,
+      ...(received ? { description: received } : {}),
       content: {
+        ...(received ? RECEIVED_CONTENT : {}),
         'application/json': {
           schema: { $ref: `#/components/schemas/${kind === 'any' ? 'AnyDocument' : 'EInvoiceDocument'}` },
           examples: mediaExamples(examples, types),
@@ -98,13 +109,13 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
     headers: documentHeaders(disposition),
     content: { [mediaType]: { schema: mediaType === 'application/pdf' ? binary : { type: 'string' } } },
   });
-  const documentOperation = (op: Node, kind: 'any' | 'eInvoice', answer: Node, samples = false) => ({
+  const documentOperation = (op: Node, kind: 'any' | 'eInvoice', answer: Node, samples = false, received?: ReceivedUse) => ({
     post: {
       ...op,
       tags: [kind === 'any' ? 'documents' : 'e-invoices'],
-      parameters: [languageHeader],
-      requestBody: body(kind),
-      responses: { 200: answer, ...errorResponses(DOCUMENT_ERRORS) },
+      parameters: [languageHeader, ...(received ? RECEIVED_PARAMETERS[received] : [])],
+      requestBody: body(kind, received ? RECEIVED_BODY[received] : undefined),
+      responses: { 200: answer, ...errorResponses(received ? RECEIVED_ERRORS : DOCUMENT_ERRORS) },
       ...(samples ? { 'x-codeSamples': CODE_SAMPLES } : {}),
     },
   });
@@ -144,6 +155,7 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
         'any',
         ok('The PDF', 'application/pdf'),
         true,
+        'show',
       ),
       '/ubl': documentOperation(
         {
@@ -154,6 +166,7 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
         'eInvoice',
         ok('UBL 2.1 Invoice (invoice, receipt) or CreditNote (credit_note)', 'application/xml'),
         true,
+        'convert',
       ),
       '/cii': documentOperation(
         {
@@ -164,6 +177,8 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
         },
         'eInvoice',
         ok('CrossIndustryInvoice', 'application/xml'),
+        false,
+        'convert',
       ),
       '/factur-x': documentOperation(
         {
@@ -175,7 +190,10 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
         },
         'eInvoice',
         ok('The PDF/A-3b', 'application/pdf'),
+        false,
+        'convert',
       ),
+      '/validate': validateOperation(),
       '/batch': batchOperation(examples, maxBatch),
       '/healthz': get('health', 'Liveness', 'application/json', { type: 'object', properties: { status: { const: 'ok' } } }),
       '/readyz': get(

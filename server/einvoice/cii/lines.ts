@@ -50,9 +50,12 @@ function prices(item: Node, l: Line): void {
   wrapped(el, 'BuyerOrderReferencedDocument', 'LineID', l.orderLineReference); // BT-132
   const base = l.baseQuantity ? plain(l.baseQuantity) : undefined;
   const baseUnit = l.baseQuantityUnitCode ?? l.unitCode; // BT-150: the line's unit unless a received document gave another
-  if (l.grossPrice) {
+  // CII holds a price discount (BT-147) only inside a gross price: one received without its gross price (UBL allows it)
+  // is written with the gross price it implies, the net price plus the discount (BT-146 = BT-148 − BT-147).
+  const grossPrice = l.grossPrice ?? (l.priceDiscount ? l.price.add(l.priceDiscount) : undefined);
+  if (grossPrice) {
     const gross = ram(el, 'GrossPriceProductTradePrice');
-    text(gross, 'ChargeAmount', plain(l.grossPrice)); // BT-148
+    text(gross, 'ChargeAmount', plain(grossPrice)); // BT-148
     text(gross, 'BasisQuantity', base, { unitCode: baseUnit });
     // Also a zero discount, as UBL writes it: a received document may state one (BT-147 = 0).
     const discount = l.priceDiscount;

@@ -147,7 +147,8 @@ function payment(xml: Node, invoice: EInvoice, root: UblRoot): void {
   // BG-17 repeated: each further account in a payment means of its own, under the same code (UBL-SR-47).
   for (const a of pay?.additionalAccounts ?? []) {
     const pm = cac(xml, 'PaymentMeans');
-    cbc(pm, 'PaymentMeansCode', pay!.code, { name: pay!.text });
+    // The text once, on the first (UBL-SR-46).
+    cbc(pm, 'PaymentMeansCode', pay!.code);
     cbc(pm, 'PaymentID', pay!.paymentId);
     const account = cac(pm, 'PayeeFinancialAccount');
     cbc(account, 'ID', a.iban ?? a.accountId);

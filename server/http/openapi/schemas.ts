@@ -73,7 +73,24 @@ export function errorSchema(): Node {
         description: 'Every bad field, by its path (`items[3].quantity`; `documents[3].items[0].quantity` in a batch)',
         items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
       },
+      report: {
+        $ref: '#/components/schemas/ValidationReport',
+        description: '`invalid_e_invoice` only: the /validate report of the received e-invoice (or of the output a `profile` asked for)',
+      },
     },
+  };
+}
+
+/** schemas/validation-report.json: the answer of POST /validate, its finding a component of its own. */
+export function reportSchemas(registry: SchemaRegistry): Node {
+  const raw = registry.raw().get('validation-report') as { definitions?: Node } | undefined;
+  const report = rewrite(raw) as Node;
+  const finding = rewrite(raw?.definitions?.finding) as Node;
+  return {
+    ValidationReport: JSON.parse(
+      JSON.stringify(report).replace(/"#\/components\/schemas\/finding"/g, '"#/components/schemas/Finding"'),
+    ) as Node,
+    Finding: finding,
   };
 }
 

@@ -1,0 +1,311 @@
+// Checking a received e-invoice (POST /validate, and before a received document is shown or converted): the XML is
+// read safely (parseXmlYielding: a DTD is refused before anything else sees the text, and a long document never
+// holds the event loop), recognised (UBL Invoice or CreditNote,
+// CII CrossIndustryInvoice; anything else is unsupported_document), its specification read from BT-24
+// (cbc:CustomizationID, ram:GuidelineSpecifiedDocumentContextParameter/ram:ID) and looked up in profiles.ts's table,
+// which says which XSD and which official rule sets apply; then the XSD, then the rule sets (in the rules pool, in
+// parallel when it has several workers), and the report. A document that breaks rules is a report with
+// `valid: false`, never an error. No HTTP here.
+//
+// Decisions:
+// - A document that fails its XSD is not run through the rules (as KoSIT's validator does): the rules assume the
+//   structure the XSD guarantees, and on a broken structure they report failures that are consequences, not causes,
+//   or miss the real ones. The report lists the rule sets with `skipped` saying why.
+// - CII document type: ExchangedDocument/TypeCode in UNTDID 1001's credit note codes (81, 83, 261, 262, 296, 308,
+//   381, 396, 420, 458, 532: the codes of the EN 16931 code list whose name is a credit note) is a credit note; any
+//   other code, an invoice (380, 384 corrected, 389 self-billed, 326 partial, 751 …). UBL: by the root element alone
+//   (EN 16931 binds BT-3 to the root's type code, and the root decides the syntax of the whole document).
+// - An unknown BT-24 (another CIUS, an older XRechnung, ZUGFeRD 1's comfort profile, none at all) is reported as it is
+//   (`profile: null`) and checked with its syntax's XSD and EN 16931 rules.
+import type { Profile } from '../model';
+import { PROFILES, UNKNOWN_SPECIFICATION_RULES, profileOfSpecification } from '../profiles';
+import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
+import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
+import { DEFAULT_XML_LIMITS, parseXmlYielding, type XmlLimits, type XmlNode } from '../xml-tree';
+import type { XsdProblem, XsdRoot, XsdValidator } from '../xsd-validator';
+import { errors } from '../../errors';
+
+export type Syntax = 'ubl' | 'cii';
+export type DocumentType = 'invoice' | 'credit_note';
+export type Severity = 'fatal' | 'warning' | 'information';
+
+/** One broken rule (or XSD error) of the report. */
+export interface Finding {
+  /** The official rule id (`BR-CO-16`, `BR-DE-15`, `PEPPOL-EN16931-R001`), or `XSD`. */
+  rule: string;
+  severity: Severity;
+  /** The rule set's own text. */
+  message: string;
+  /** The XPath the rule names (SVRL `location`; for an XSD error, libxml2's path of the element). */
+  location: string;
+  /** The name of the rule set, as in `rule_sets`. */
+  rule_set: string;
+  /** XSD errors: where in the text (1-based). */
+  line?: number;
+  column?: number;
+  /** The assertion's own id when the rule set numbers its assertions apart from the rule they check (Factur-X:
+   * `FX-SCH-A-000122` checks BR-CO-16, which is `rule`). */
+  assertion?: string;
+}
+
+export interface RuleSetReport {
+  name: string;
+  version: string;
+  /** Fatal failures (errors). */
+  fatal: number;
+  /** Warnings and information. */
+  warnings: number;
+  /** Present when the rule set was not run, saying why (the document failed its XSD; no compiled rules). */
+  skipped?: string;
+}
+
+/** The /validate report. */
+export interface ValidationReport {
+  valid: boolean;
+  syntax: Syntax;
+  document_type: DocumentType;
+  /** BT-24 as the document states it (trimmed); null when it has none. */
+  specification: string | null;
+  /** The row of profiles.ts it names; null for any other specification. */
+  profile: Profile | null;
+  /** The XSD first, then each rule set, in the order they apply. */
+  rule_sets: RuleSetReport[];
+  errors: Finding[];
+  warnings: Finding[];
+}
+
+/** What the caller needs to go on with the document (read it into the model: ubl/read.ts, cii/read.ts). */
+export interface CheckedDocument {
+  report: ValidationReport;
+  /** The parsed document element. */
+  root: XmlNode;
+  /** The text that was checked (without a byte order mark; its XML declaration naming UTF-8). */
+  xml: string;
+}
+
+export interface CheckOptions {
+  xsd: XsdValidator;
+  rules: RulesPool;
+  /** The CII came out of a Factur-X / ZUGFeRD PDF: its Factur-X profile's XSD and rules apply (as they do to the
+   * Factur-X profiles' own identifiers sent as plain XML). */
+  fromFacturXPdf?: boolean;
+  /** Stops the check (the client left): queued rule sets are dropped, running ones have their worker replaced. */
+  signal?: AbortSignal;
+  limits?: XmlLimits;
+}
+
+const UBL_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
+const UBL_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
+const UBL_CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
+const CII_RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
+const CII_RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
+
+/** UNTDID 1001's credit note codes among those EN 16931 allows (BR-CL-01). */
+export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([
+  '81',
+  '83',
+  '261',
+  '262',
+  '296',
+  '308',
+  '381',
+  '396',
+  '420',
+  '458',
+  '532',
+]);
+
+/** The XSDs, as the report names them. */
+const XSD_NAMES: Record<XsdRoot, { name: string; version: string }> = {
+  Invoice: { name: 'UBL Invoice XSD', version: '2.1' },
+  CreditNote: { name: 'UBL CreditNote XSD', version: '2.1' },
+  CrossIndustryInvoice: { name: 'CII XSD', version: 'D16B' },
+  'FacturX-MINIMUM': { name: 'Factur-X MINIMUM XSD', version: '1.09' },
+  'FacturX-BASICWL': { name: 'Factur-X BASIC WL XSD', version: '1.09' },
+  'FacturX-BASIC': { name: 'Factur-X BASIC XSD', version: '1.09' },
+  'FacturX-EN16931': { name: 'Factur-X EN 16931 XSD', version: '1.09' },
+  'FacturX-EXTENDED': { name: 'Factur-X EXTENDED XSD', version: '1.09' },
+};
+
+/** What a received document is, from its parsed tree. */
+export interface Recognised {
+  syntax: Syntax;
+  documentType: DocumentType;
+  /** BT-24, trimmed; undefined when absent or empty. */
+  specification: string | undefined;
+  profile: Profile | null;
+}
+
+/** Printable and short: a name or namespace from the document, in a message (never a field value). */
+const shown = (text: string): string => {
+  const clean = text.replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?');
+  return clean.length > 100 ? `${clean.slice(0, 100)}…` : clean;
+};
+
+/** The document's syntax, type, specification and profile; unsupported_document for anything else. */
+export function recognise(root: XmlNode): Recognised {
+  const child = (node: XmlNode | undefined, uri: string, name: string) => node?.children.find((c) => c.uri === uri && c.name === name);
+  let syntax: Syntax;
+  let documentType: DocumentType;
+  let specification: string | undefined;
+  if ((root.name === 'Invoice' && root.uri === UBL_INVOICE) || (root.name === 'CreditNote' && root.uri === UBL_CREDIT_NOTE)) {
+    syntax = 'ubl';
+    documentType = root.name === 'Invoice' ? 'invoice' : 'credit_note';
+    specification = child(root, UBL_CBC, 'CustomizationID')?.text.trim();
+  } else if (root.name === 'CrossIndustryInvoice' && root.uri === CII_RSM) {
+    syntax = 'cii';
+    const typeCode = child(child(root, CII_RSM, 'ExchangedDocument'), CII_RAM, 'TypeCode')?.text.trim();
+    documentType = typeCode !== undefined && CREDIT_NOTE_TYPE_CODES.has(typeCode) ? 'credit_note' : 'invoice';
+    const context = child(root, CII_RSM, 'ExchangedDocumentContext');
+    specification = context?.children
+      .filter((c) => c.uri === CII_RAM && c.name === 'GuidelineSpecifiedDocumentContextParameter')
+      .map((p) => child(p, CII_RAM, 'ID')?.text.trim())
+      .find((id) => id);
+  } else {
+    throw errors.unsupportedDocument(unsupported(root));
+  }
+  if (!specification) specification = undefined;
+  let profile: Profile | null = profileOfSpecification(specification) ?? null;
+  // A specification of the other syntax only (Peppol BIS in CII, a Factur-X profile in UBL) is no profile here.
+  if (profile && !PROFILES[profile].received[syntax]) profile = null;
+  return { syntax, documentType, specification, profile };
+}
+
+function unsupported(root: XmlNode): string {
+  if (root.uri.startsWith('urn:oasis:names:specification:ubl:schema:xsd:')) {
+    return `a UBL ${shown(root.name)}, not an Invoice or CreditNote`;
+  }
+  if (root.name === 'CrossIndustryDocument' && root.uri.startsWith('urn:ferd:CrossIndustryDocument:')) {
+    return 'a ZUGFeRD 1 CrossIndustryDocument, which predates EN 16931 (ZUGFeRD 2 and Factur-X send a CII CrossIndustryInvoice)';
+  }
+  const ns = root.uri ? ` in the namespace ${shown(root.uri)}` : ' in no namespace';
+  return `an XML document whose root element is ${shown(root.name)}${ns}`;
+}
+
+/** Which XSD and rule sets check a document (the table is profiles.ts's). */
+export function applicable(
+  recognised: Pick<Recognised, 'syntax' | 'documentType' | 'profile'>,
+  fromFacturXPdf = false,
+): { xsd: XsdRoot; ruleSets: RuleSetId[] } {
+  const { syntax, documentType, profile } = recognised;
+  const row = profile ? PROFILES[profile] : undefined;
+  const own = row?.received[syntax] ?? UNKNOWN_SPECIFICATION_RULES[syntax];
+  if (syntax === 'ubl') return { xsd: documentType === 'invoice' ? 'Invoice' : 'CreditNote', ruleSets: [...own] };
+  const facturX = row?.facturX && (row.received.facturXSchemas || fromFacturXPdf) ? row.facturX : undefined;
+  return {
+    xsd: facturX?.xsd ?? 'CrossIndustryInvoice',
+    ruleSets: [...own, ...(facturX?.rules ? [facturX.rules] : [])],
+  };
+}
+
+/** The text as the XSD and the rules read it: no byte order mark, and an XML declaration that names no other
+ * encoding than the UTF-8 it is handed over in (the bytes were decoded by decodeXml already). */
+function engineText(xml: string): string {
+  const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
+  return text.replace(/^(<\?xml[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2/, '$1$2UTF-8$2');
+}
+
+/** A bracketed rule id at the start of a rule's text (`[BR-CO-16]-Amount due …`). */
+const TEXT_RULE = /^\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/;
+
+function finding(f: SvrlFailure, id: RuleSetId): Finding {
+  const set = RULE_SETS[id];
+  const named = TEXT_RULE.exec(f.text)?.[1];
+  const rule = (set.ruleInText || !f.id) && named ? named : f.id;
+  const severity: Severity = f.flag === 'warning' || f.flag === 'information' ? f.flag : 'fatal';
+  return {
+    rule,
+    severity,
+    message: f.text,
+    location: f.location,
+    rule_set: set.name,
+    ...(rule !== f.id && f.id ? { assertion: f.id } : {}),
+  };
+}
+
+function xsdFinding(p: XsdProblem, ruleSet: string): Finding {
+  return {
+    rule: 'XSD',
+    severity: 'fatal',
+    message: p.wellFormed ? p.message : `not well-formed: ${p.message}`,
+    location: p.xpath ?? '',
+    rule_set: ruleSet,
+    ...(p.line !== undefined ? { line: p.line, column: p.column ?? 1 } : {}),
+  };
+}
+
+/**
+ * Checks a received e-invoice against its XSD and every official rule set that applies, and reports.
+ * Throws malformed_xml (not well-formed, a DTD, beyond `limits`) and unsupported_document (not a UBL Invoice or
+ * CreditNote nor a CII CrossIndustryInvoice) as DomainErrors; a WorkerPoolError when the rules could not run (`busy`,
+ * `timeout`, `crashed`, `unavailable`, `closed`); `signal`'s reason when it is aborted.
+ */
+export async function checkReceived(xml: string, opts: CheckOptions): Promise<CheckedDocument> {
+  const text = engineText(xml);
+  const root = await parseXmlYielding(text, opts.limits ?? DEFAULT_XML_LIMITS);
+  const recognised = recognise(root);
+  const { xsd, ruleSets } = applicable(recognised, opts.fromFacturXPdf);
+  opts.signal?.throwIfAborted();
+
+  const xsdName = XSD_NAMES[xsd];
+  const findings: Finding[] = (await opts.xsd.validateDetailed(text, xsd)).map((p) => xsdFinding(p, xsdName.name));
+  const ruleSetsReport: RuleSetReport[] = [{ ...xsdName, fatal: findings.length, warnings: 0 }];
+  const xsdValid = findings.length === 0;
+
+  const runnable = ruleSets.filter((id) => RULE_SETS[id].file);
+  const results = xsdValid ? await runAll(opts.rules, runnable, text, opts.signal) : new Map<RuleSetId, SvrlFailure[]>();
+  for (const id of ruleSets) {
+    const set = RULE_SETS[id];
+    const failures = results.get(id);
+    if (!failures) {
+      const skipped = set.notRun ?? 'not run: the document is not valid against its XSD (the rules assume the structure the XSD checks)';
+      ruleSetsReport.push({ name: set.name, version: set.version, fatal: 0, warnings: 0, skipped });
+      continue;
+    }
+    const found = failures.map((f) => finding(f, id));
+    const fatal = found.filter((f) => f.severity === 'fatal').length;
+    ruleSetsReport.push({ name: set.name, version: set.version, fatal, warnings: found.length - fatal });
+    findings.push(...found);
+  }
+  const fatal = findings.filter((f) => f.severity === 'fatal');
+  const report: ValidationReport = {
+    valid: fatal.length === 0,
+    syntax: recognised.syntax,
+    document_type: recognised.documentType,
+    specification: recognised.specification ?? null,
+    profile: recognised.profile,
+    rule_sets: ruleSetsReport,
+    errors: fatal,
+    warnings: findings.filter((f) => f.severity !== 'fatal'),
+  };
+  return { report, root, xml: text };
+}
+
+/** Every rule set on the text, at once (the pool runs as many in parallel as it has workers). The first failure
+ * stops the others: their workers are freed (queued runs dropped, running ones' workers replaced). */
+async function runAll(
+  rules: RulesPool,
+  ids: RuleSetId[],
+  text: string,
+  signal: AbortSignal | undefined,
+): Promise<Map<RuleSetId, SvrlFailure[]>> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const results = await Promise.all(
+      ids.map((id) =>
+        rules.run(id, text, stop.signal).then(
+          (failures) => [id, failures] as const,
+          (err: unknown) => {
+            if (!stop.signal.aborted) stop.abort(err);
+            throw err;
+          },
+        ),
+      ),
+    );
+    return new Map(results);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,72 @@
+// The received e-invoices in the OpenAPI description (issue 26): the XML and PDF bodies that /, /ubl, /cii and
+// /factur-x take besides JSON and form documents, their query parameters, and POST /validate with its report
+// (schemas/validation-report.json). Must not describe the document bodies (schemas.ts) nor error bodies (responses.ts).
+import { documentHeaders, errorResponses } from './responses';
+import type { Node } from './schemas';
+
+const binary = { type: 'string', format: 'binary' };
+
+/** A received e-invoice as a body (issue 26): UBL or CII as XML, or a Factur-X / ZUGFeRD PDF. */
+export const RECEIVED_CONTENT = {
+  'application/xml': { schema: { type: 'string', description: 'A UBL 2.1 Invoice or CreditNote, or a CII D16B CrossIndustryInvoice' } },
+  'text/xml': { schema: { type: 'string', description: 'As application/xml' } },
+  'application/pdf': { schema: { ...binary, description: 'A Factur-X / ZUGFeRD PDF: the XML inside is read' } },
+};
+
+export type ReceivedUse = 'show' | 'convert';
+export const RECEIVED_BODY: Record<ReceivedUse, string> = {
+  show:
+    'A document as JSON or form fields; or a received e-invoice (XML or a Factur-X PDF), shown as the PDF a person reads: ' +
+    'every business term it carries, its own amounts, and a line saying under which rules it was checked and whether it passed.',
+  convert:
+    'A document as JSON or form fields; or a received e-invoice (XML or a Factur-X PDF), converted: the same invoice in this ' +
+    'syntax, its specification kept (an XRechnung stays an XRechnung) unless `profile` names another. An invoice that breaks ' +
+    'its own rules is answered 422 with its report, never converted.',
+};
+const themeQuery = {
+  name: 'theme',
+  in: 'query',
+  required: false,
+  description: 'A received e-invoice shown as a PDF: the theme (classic or slate; a JSON document names its own)',
+  schema: { type: 'string', default: 'classic' },
+};
+export const RECEIVED_PARAMETERS: Record<ReceivedUse, Node[]> = {
+  show: [themeQuery],
+  convert: [
+    {
+      name: 'profile',
+      in: 'query',
+      required: false,
+      description: 'A received e-invoice: the specification to write it to, instead of its own (its rules are then checked on the output)',
+      schema: { enum: ['peppol', 'en16931', 'xrechnung', 'minimum', 'basic_wl', 'basic', 'extended'] },
+    },
+    themeQuery,
+  ],
+};
+export const RECEIVED_ERRORS = [400, 401, 405, 408, 413, 415, 422, 429, 500, 503] as const;
+
+/** POST /validate: a received body in, the report out. */
+export function validateOperation(): Node {
+  return {
+    post: {
+      operationId: 'validateEInvoice',
+      summary: 'Check a received e-invoice against its XSD and every official rule set of its specification',
+      description:
+        'A UBL Invoice or CreditNote, a CII CrossIndustryInvoice, or a Factur-X / ZUGFeRD PDF (the XML inside is checked, ' +
+        'and the PDF/A-3 structure as far as the service can). The syntax, document type and specification (BT-24) are ' +
+        'recognised, and the XSD and the rule sets of that specification run: EN 16931 (UBL, CII), Peppol BIS Billing 3.0, ' +
+        'XRechnung 3.0, the Factur-X profiles. An invoice that breaks rules is a 200 with `valid: false`; only a body ' +
+        'that is not an e-invoice is an error (415 unsupported_document, 400 malformed_xml). Counts as one document.',
+      tags: ['e-invoices'],
+      requestBody: { required: true, content: RECEIVED_CONTENT },
+      responses: {
+        200: {
+          description: 'The report, whether the invoice passes or not',
+          headers: documentHeaders({ 'Content-Language': { $ref: '#/components/headers/Content-Language' } }),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationReport' } } },
+        },
+        ...errorResponses([400, 401, 405, 408, 413, 415, 429, 500, 503]),
+      },
+    },
+  };
+}

@@ -1,0 +1,161 @@
+// Received e-invoices (issue 26), from the bytes that arrive to what each operation answers, with no HTTP in it: a
+// Factur-X / ZUGFeRD PDF opened for the XML inside and its PDF/A-3 structure checked (einvoice/received/facturx-pdf.ts),
+// the XML checked against its XSD and every official rule set of its specification (einvoice/received/check.ts), read
+// into the one EN 16931 model (ubl/read.ts, cii/read.ts), then shown as a PDF (DocumentPipeline.renderReceived) or
+// written in another syntax from that model (retarget.ts says which specification the output keeps). An invoice that
+// breaks its own rules is never converted into something that looks valid: invalid_e_invoice with its report.
+import type { XsdValidator } from './einvoice/xsd-validator';
+import { pdfFilename } from './documents/filename';
+import { errors } from './errors';
+import { buildCii } from './einvoice/cii/build';
+import { readCii } from './einvoice/cii/read';
+import type { EInvoice, Profile } from './einvoice/model';
+import { checked, facturXRow, packageFacturX, type RenderedXml } from './einvoice/outputs';
+import {
+  checkReceived,
+  CREDIT_NOTE_TYPE_CODES,
+  type CheckedDocument,
+  type Finding,
+  type ValidationReport,
+} from './einvoice/received/check';
+import { checkConformanceLevel, readFacturXPdf, type FacturXPdf } from './einvoice/received/facturx-pdf';
+import { retarget, type Target } from './einvoice/received/retarget';
+import type { RulesPool } from './einvoice/rules/rules-pool';
+import { buildUbl } from './einvoice/ubl/build';
+import { readUbl } from './einvoice/ubl/read';
+import { decodeXml } from './einvoice/xml-tree';
+import { PRODUCER } from './pdf/metadata';
+import { CREATOR, type DocumentPipeline, type RenderedDocument } from './pipeline';
+import type { ReceivedCheck } from './render/received-check';
+import type { Locale } from './render/locale';
+
+export type { Target };
+
+/** A received body: the XML of a UBL or CII invoice, or a Factur-X / ZUGFeRD PDF. */
+export interface ReceivedBody {
+  kind: 'xml' | 'pdf';
+  bytes: Uint8Array;
+}
+
+export interface ShowOptions {
+  locale: Locale;
+  theme?: string;
+  signal?: AbortSignal;
+}
+
+export interface ConvertOptions extends ShowOptions {
+  /** Another specification for the output than the input's own. */
+  profile?: Profile;
+}
+
+/** The PDF/A-3 checks of a received Factur-X PDF, as a rule set of the report. */
+const PDF_RULE_SET = { name: 'PDF/A-3 and Factur-X structure', version: 'ISO 19005-3, Factur-X 1.09' };
+
+/** The report with the PDF's structure checks first (the container is read before the XML inside it). */
+function withPdfChecks(report: ValidationReport, pdf: FacturXPdf): ValidationReport {
+  const level = checkConformanceLevel(pdf.declared.conformanceLevel, report.specification ?? '');
+  const findings: Finding[] = [...pdf.checks, ...(level ? [level] : [])].map((c) => ({
+    rule: c.rule,
+    severity: c.severity,
+    message: c.message,
+    location: c.location ?? '',
+    rule_set: PDF_RULE_SET.name,
+  }));
+  const fatal = findings.filter((f) => f.severity === 'fatal');
+  const errorsFound = [...fatal, ...report.errors];
+  return {
+    ...report,
+    valid: errorsFound.length === 0,
+    rule_sets: [{ ...PDF_RULE_SET, fatal: fatal.length, warnings: findings.length - fatal.length }, ...report.rule_sets],
+    errors: errorsFound,
+    warnings: [...findings.filter((f) => f.severity !== 'fatal'), ...report.warnings],
+  };
+}
+
+/** The check line of the shown PDF: the rule sets that ran (not the XSD, not one skipped) and the rules broken. */
+function checkLine(report: ValidationReport): ReceivedCheck {
+  return {
+    specification: report.specification,
+    ruleSets: report.rule_sets.filter((s) => !s.skipped && !/XSD|PDF\/A/.test(s.name)).map((s) => ({ name: s.name, version: s.version })),
+    valid: report.valid,
+    broken: [...new Set(report.errors.map((f) => f.rule))],
+  };
+}
+
+/** Whether the document failed its XSD (it cannot then be read into the model: its structure is not the syntax's). */
+const failedXsd = (report: ValidationReport): boolean => report.errors.some((f) => f.rule === 'XSD');
+
+/** A received body checked: a PDF's XML (or the XML), with the PDF's own structure checks in the report. */
+export async function checkReceivedBody(
+  body: ReceivedBody,
+  xsd: XsdValidator,
+  rules: RulesPool,
+  signal?: AbortSignal,
+): Promise<CheckedDocument> {
+  const pdf = body.kind === 'pdf' ? await readFacturXPdf(body.bytes) : undefined;
+  const xml = decodeXml(pdf ? pdf.xml : body.bytes);
+  const doc = await checkReceived(xml, { xsd, rules, fromFacturXPdf: Boolean(pdf), signal });
+  return pdf ? { ...doc, report: withPdfChecks(doc.report, pdf) } : doc;
+}
+
+export class ReceivedPipeline {
+  constructor(
+    private readonly pipeline: DocumentPipeline,
+    private readonly xsd: XsdValidator,
+    private readonly rules: RulesPool,
+  ) {}
+
+  /** The /validate report of a received body. */
+  async validate(body: ReceivedBody, signal?: AbortSignal): Promise<ValidationReport> {
+    return (await this.check(body, signal)).report;
+  }
+
+  /** The PDF a person reads to approve the invoice, with the line saying under which rules it was checked. A document
+   * that fails its XSD cannot be read, and is answered with its report (invalid_e_invoice). */
+  async show(body: ReceivedBody, opts: ShowOptions): Promise<RenderedDocument> {
+    const doc = await this.check(body, opts.signal);
+    if (failedXsd(doc.report)) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
+    return this.pipeline.renderReceived(this.read(doc), checkLine(doc.report), opts.locale, opts.theme, opts.signal);
+  }
+
+  /** The same invoice in the `target` syntax (retarget.ts: its specification kept where the syntax has it). */
+  async convert(body: ReceivedBody, target: Target, opts: ConvertOptions): Promise<RenderedXml | RenderedDocument> {
+    const doc = await this.check(body, opts.signal);
+    if (!doc.report.valid) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
+    const { invoice, changed } = retarget(this.read(doc), target, opts.profile);
+    const filename = pdfFilename({
+      type: CREDIT_NOTE_TYPE_CODES.has(invoice.typeCode) ? 'credit_note' : 'invoice',
+      number: invoice.number,
+    }).replace(/\.pdf$/, '.xml');
+    if (target === 'ubl') {
+      const ubl = buildUbl(invoice);
+      await checked(this.xsd, ubl.xml, ubl.root);
+      if (changed) await this.outputMustPass(ubl.xml, target, opts.signal);
+      return { xml: ubl.xml, root: ubl.root, filename };
+    }
+    const xml = buildCii(invoice);
+    await checked(this.xsd, xml, target === 'factur-x' ? facturXRow(invoice).xsd : 'CrossIndustryInvoice');
+    if (changed) await this.outputMustPass(xml, target, opts.signal);
+    if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };
+    const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, opts.theme, opts.signal);
+    const info = { title: shown.html.title, author: shown.html.author, creator: CREATOR, producer: PRODUCER };
+    return { ...shown, pdf: await packageFacturX(invoice, xml, { pdf: shown.pdf, info }) };
+  }
+
+  private check(body: ReceivedBody, signal?: AbortSignal): Promise<CheckedDocument> {
+    return checkReceivedBody(body, this.xsd, this.rules, signal);
+  }
+
+  /** The document in the model, by the reader of its syntax, as the specification its report names. */
+  private read(doc: CheckedDocument): EInvoice {
+    const profile = doc.report.profile ?? 'en16931';
+    return doc.report.syntax === 'ubl' ? readUbl(doc.root, profile) : readCii(doc.root, profile);
+  }
+
+  /** An output written to another specification than the input's is checked against that one's rules: an invoice
+   * that lacks what it asks (XRechnung's buyer reference …) is refused with the output's report, never sent. */
+  private async outputMustPass(xml: string, target: Target, signal?: AbortSignal): Promise<void> {
+    const { report } = await checkReceived(xml, { xsd: this.xsd, rules: this.rules, fromFacturXPdf: target === 'factur-x', signal });
+    if (!report.valid) throw errors.invalidConversion(report.errors.length, report);
+  }
+}

@@ -1,0 +1,214 @@
+// Received e-invoices that break rules, and bodies that are not e-invoices at all (issue 26), over HTTP: a broken
+// invoice is a 200 report naming exactly the rule it breaks (and a 422 with that report when asked to be converted);
+// a Factur-X made by this service is read back; XXE, entity expansion, a deep or oversized body and an XML that is no
+// invoice are each refused fast, with the code that says why, never a file or network read.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { BUYER, E_INVOICE, SELLER } from '../helpers/e-invoice-request';
+import { post, sharedService, type TestService } from '../helpers/service';
+import { postReceived, readExample, type Report } from '../helpers/received';
+
+const example = readExample;
+const UBL = example('en16931-ubl/ubl-tc434-example2.xml');
+const CII = example('en16931-cii/CII_example2.xml');
+
+/** An XRechnung 3.0 UBL made by this service (the official examples have none). */
+const XRECHNUNG_REQUEST = {
+  type: 'invoice',
+  number: 'XR-1',
+  date: '2026-11-02',
+  due_date: '2026-12-02',
+  from: 'Beispiel GmbH\nHauptstraße 1\n10115 Berlin',
+  to: 'Kunde AG\nMarkt 2\n80331 München',
+  currency: 'EUR',
+  tax: 19,
+  fields: { tax: '%' },
+  items: [{ name: 'Beratung', quantity: 2, unit_cost: 150 }],
+  e_invoice: {
+    ...E_INVOICE,
+    profile: 'xrechnung',
+    buyer_reference: '04011000-12345-67',
+    seller: {
+      ...SELLER,
+      country: 'DE',
+      vat_id: 'DE123456789',
+      contact_name: 'Erika Muster',
+      phone: '+49 30 123456',
+      email: 'erika@example.de',
+    },
+    buyer: { ...BUYER, country: 'DE', vat_id: 'DE987654321' },
+    payment_means: { code: '58', iban: 'DE02120300000000202051' },
+  },
+};
+
+async function report(service: TestService, body: string | Buffer, contentType = 'application/xml'): Promise<Report> {
+  const res = await postReceived(service, body, '/validate', contentType);
+  const json = (await res.json()) as Report;
+  expect(res.status, JSON.stringify(json).slice(0, 400)).to.equal(200);
+  return json;
+}
+
+const fatalRules = (r: Report) => [...new Set(r.errors.map((e) => e.rule))].sort();
+
+describe('received e-invoices that break rules', function () {
+  this.timeout(60000);
+  let service: TestService;
+  before(async () => (service = await sharedService()));
+
+  it('a wrong amount due is BR-CO-16 and nothing else, in UBL and in CII', async function () {
+    const ubl = UBL.replace(/(<cbc:PayableAmount currencyID="\w+">)[^<]*/, '$19999.99');
+    const cii = CII.replace(/(<ram:DuePayableAmount>)[^<]*/, '$19999.99');
+    for (const [body, syntax] of [
+      [ubl, 'ubl'],
+      [cii, 'cii'],
+    ] as const) {
+      const r = await report(service, body);
+      expect(r.syntax).to.equal(syntax);
+      expect(r.valid).to.equal(false);
+      expect(fatalRules(r), syntax).to.deep.equal(['BR-CO-16']);
+      expect(r.errors[0]!.location, 'the XPath the rule names').to.match(/^\//);
+    }
+  });
+
+  it('a missing seller name is BR-06 and nothing else, in UBL and in CII', async function () {
+    // An example without a payee: with one, the official UBL rules also report UBL-SR-19 … 21 (they compare the
+    // payee's name with the seller's).
+    const UBL3 = example('en16931-ubl/ubl-tc434-example3.xml');
+    const ubl = UBL3.replace(
+      /(<cac:AccountingSupplierParty>[\s\S]*?<cac:PartyLegalEntity>\s*)<cbc:RegistrationName>[^<]*<\/cbc:RegistrationName>/,
+      '$1',
+    );
+    expect(ubl).not.to.equal(UBL3);
+    expect(fatalRules(await report(service, ubl))).to.deep.equal(['BR-06']);
+    const cii = CII.replace(/(<ram:SellerTradeParty>[\s\S]*?)<ram:Name>[^<]*<\/ram:Name>/, '$1');
+    expect(cii).not.to.equal(CII);
+    expect(fatalRules(await report(service, cii))).to.deep.equal(['BR-06']);
+  });
+
+  it('an XRechnung without its buyer reference is BR-DE-15 and nothing else', async function () {
+    const made = await post(service, XRECHNUNG_REQUEST, { path: '/ubl' });
+    const xml = await made.text();
+    expect(made.status, xml.slice(0, 400)).to.equal(200);
+    const good = await report(service, xml);
+    expect(good.specification).to.equal('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0');
+    expect(good.profile).to.equal('xrechnung');
+    expect(good.rule_sets.map((s) => s.name).join(' | ')).to.match(/XRechnung/);
+    expect(good.errors).to.deep.equal([]);
+    const broken = xml.replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, '');
+    expect(fatalRules(await report(service, broken))).to.deep.equal(['BR-DE-15']);
+  });
+
+  it('an XSD error names its line and column', async function () {
+    const r = await report(service, UBL.replace('<cbc:IssueDate>', '<cbc:Unknown>x</cbc:Unknown><cbc:IssueDate>'));
+    expect(r.valid).to.equal(false);
+    const xsd = r.errors.find((e) => e.rule === 'XSD');
+    expect(xsd, JSON.stringify(r.errors)).to.not.equal(undefined);
+    expect(xsd!.line).to.be.a('number').and.above(1);
+    expect(xsd!.column).to.be.a('number');
+  });
+
+  it('is not converted into something that looks valid: 422 with the report, on every conversion route', async function () {
+    const ubl = UBL.replace(/(<cbc:PayableAmount currencyID="\w+">)[^<]*/, '$19999.99');
+    for (const route of ['/ubl', '/cii', '/factur-x']) {
+      const res = await postReceived(service, ubl, route);
+      const body = (await res.json()) as { code: string; report: Report };
+      expect(res.status, route).to.equal(422);
+      expect(body.code).to.equal('invalid_e_invoice');
+      expect(fatalRules(body.report)).to.deep.equal(['BR-CO-16']);
+    }
+  });
+
+  it('reads back a Factur-X made by this service: the CII inside is checked, with the PDF/A-3 structure', async function () {
+    const made = await postReceived(service, CII, '/factur-x');
+    expect(made.status).to.equal(200);
+    const pdf = Buffer.from(await made.arrayBuffer());
+    const r = await report(service, pdf, 'application/pdf');
+    expect(r.errors, JSON.stringify(r.errors.slice(0, 3))).to.deep.equal([]);
+    expect(r.valid).to.equal(true);
+    expect(r.syntax).to.equal('cii');
+    expect(r.rule_sets.map((s) => s.name).join(' | ')).to.match(/PDF\/A-3/);
+    // And converted from the PDF, keeping the invoice number.
+    const ubl = await postReceived(service, pdf, '/ubl', 'application/pdf');
+    expect(ubl.status).to.equal(200);
+    expect(await ubl.text()).to.include('<cbc:ID>' + /<ram:ID>([^<]*)<\/ram:ID>/.exec(CII.split('<rsm:ExchangedDocument>')[1]!)![1]);
+  });
+});
+
+describe('bodies that are not e-invoices, refused fast', function () {
+  this.timeout(60000);
+  let service: TestService;
+  let probe: http.Server;
+  let probeHits = 0;
+  let probeUrl = '';
+  before(async () => {
+    service = await sharedService();
+    probe = http.createServer((_req, res) => {
+      probeHits++;
+      res.end('<x>fetched</x>');
+    });
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    probeUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/entity`;
+  });
+  after(() => new Promise((resolve) => probe.close(resolve)));
+
+  const ublHead =
+    '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">';
+  const hostile = (): [string, string | Buffer, number, string][] => [
+    [
+      'an external entity (XXE) on a local file',
+      `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY x SYSTEM "file:///etc/passwd">]>${ublHead}<cbc:ID>&x;</cbc:ID></Invoice>`,
+      400,
+      'malformed_xml',
+    ],
+    [
+      'an external entity on the network',
+      `<!DOCTYPE Invoice [<!ENTITY x SYSTEM "${probeUrl}">]>${ublHead}<cbc:ID>&x;</cbc:ID></Invoice>`,
+      400,
+      'malformed_xml',
+    ],
+    ['an external DTD', `<!DOCTYPE Invoice SYSTEM "${probeUrl}">${ublHead}</Invoice>`, 400, 'malformed_xml'],
+    ['a parameter entity', `<!DOCTYPE Invoice [<!ENTITY % p SYSTEM "${probeUrl}"> %p;]>${ublHead}</Invoice>`, 400, 'malformed_xml'],
+    [
+      'entity expansion (billion laughs)',
+      `<!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]>${ublHead}<cbc:ID>&lol9;</cbc:ID></Invoice>`,
+      400,
+      'malformed_xml',
+    ],
+    ['an undeclared entity', `${ublHead}<cbc:ID>&nope;</cbc:ID></Invoice>`, 400, 'malformed_xml'],
+    ['elements nested 100,000 deep', `${ublHead}${'<cbc:Note>'.repeat(100000)}`, 400, 'malformed_xml'],
+    ['XML that is not well-formed', `${ublHead}<cbc:ID>1</cbc:Note></Invoice>`, 400, 'malformed_xml'],
+    ['a UBL Order', '<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>', 415, 'unsupported_document'],
+    ['an XHTML page', '<html xmlns="http://www.w3.org/1999/xhtml"><body>hi</body></html>', 415, 'unsupported_document'],
+    ['an Invoice of another namespace', '<Invoice xmlns="urn:example:invoice"/>', 415, 'unsupported_document'],
+  ];
+
+  for (const route of ['/validate', '/', '/ubl', '/cii', '/factur-x']) {
+    it(`${route}: XXE, entity expansion, deep nesting and non-invoices, each in under a second, reading nothing`, async function () {
+      for (const [what, body, status, code] of hostile()) {
+        const started = performance.now();
+        const res = await postReceived(service, body, route);
+        const ms = performance.now() - started;
+        const json = (await res.json()) as { code: string; message: string };
+        expect([res.status, json.code], `${route} ${what}`).to.deep.equal([status, code]);
+        expect(ms, `${route} ${what}`).to.be.below(1000);
+        expect(json.message).not.to.match(/root:|fetched/);
+      }
+      expect(probeHits, 'requests to the entity URLs').to.equal(0);
+    });
+  }
+
+  it('an oversized body is 413 before it is read; JSON on /validate is 415; a PDF without an invoice inside is 415', async function () {
+    const huge = Buffer.alloc(40 * 1024 * 1024, 0x20);
+    const big = await postReceived(service, huge, '/validate').catch(() => undefined);
+    if (big) expect(big.status).to.equal(413);
+    const json = await post(service, { type: 'invoice' }, { path: '/validate' });
+    expect(json.status).to.equal(415);
+    const plainPdf = await post(service, { from: 'A', to: 'B', items: [{ name: 'x', quantity: 1, unit_cost: 1 }] });
+    const noInvoice = await postReceived(service, Buffer.from(await plainPdf.arrayBuffer()), '/validate', 'application/pdf');
+    expect(noInvoice.status).to.equal(415);
+    expect(((await noInvoice.json()) as { code: string }).code).to.equal('unsupported_document');
+    const notPdf = await postReceived(service, Buffer.from('%PDF-1.7\n garbage'), '/validate', 'application/pdf');
+    expect(notPdf.status).to.equal(415);
+  });
+});
