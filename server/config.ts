@@ -45,6 +45,9 @@ export interface Config {
    * `factur-x/facturx-<profile>/Factur-X_1.09_<PROFILE>.sef.json` with the code list file each reads (received
    * e-invoices, POST /validate: server/einvoice/rules/rule-sets.ts names every file). */
   rulesDir: string;
+  /** RULES_DIR was set: its rules must be there (else start-up stops). Unset, an instance without them (a Docker image
+   * built without ../shared) starts without received e-invoices: they are answered 503 rules_unavailable. */
+  rulesRequired: boolean;
   /** Worker threads running the rule sets (each holds every rule set, parsed once). */
   rulesWorkers: number;
   /** Longest time one rule set may run on one document; the worker is then stopped and replaced. */
@@ -195,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     ciiXsdFile: path.resolve(str('CII_XSD_FILE', standardsPath('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
     facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', standardsPath('factur-x'))),
     rulesDir: path.resolve(str('RULES_DIR', defaultRulesDir())),
+    rulesRequired: env.RULES_DIR !== undefined && env.RULES_DIR !== '',
     // One worker less than the cores (at least one, at most four): Chromium and the event loop keep a core; the
     // workers run at a lower CPU priority besides (rules/rules-pool.ts). See the README for the measurements.
     rulesWorkers: int('RULES_WORKERS', Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1, 64),

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'not_acceptable',
   'unsupported_type',
   'renderer_busy',
+  'rules_unavailable',
   'render_timeout',
   'render_failed',
   'client_closed_request',
@@ -51,6 +52,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Failures of the service, not of the request: the same request may succeed later. */
 const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'renderer_busy',
+  'rules_unavailable',
   'render_timeout',
   'render_failed',
   'store_unavailable',
@@ -174,6 +176,13 @@ export const errors = {
       'invalid_e_invoice',
       `Written to the specification asked for, the e-invoice would break ${fatal} of its rule${fatal === 1 ? '' : 's'}, so it is not converted; \`report\` lists them.`,
       { report },
+    );
+  },
+  /** This instance has no official rule sets installed (RULES_DIR): it cannot check received e-invoices. */
+  rulesUnavailable(): DomainError {
+    return new DomainError(
+      'rules_unavailable',
+      'This instance has no official rule sets installed, so it cannot check received e-invoices. Its operator installs them (RULES_DIR, README "Received e-invoices").',
     );
   },
   /** A request Node's HTTP parser refused (a malformed request line or header). */

@@ -7,6 +7,7 @@
 import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
 import { errors } from './errors';
+import { WorkerPoolError } from './worker-pool';
 import { buildCii } from './einvoice/cii/build';
 import { readCii } from './einvoice/cii/read';
 import type { EInvoice, Profile } from './einvoice/model';
@@ -92,11 +93,21 @@ export async function checkReceivedBody(
   rules: RulesPool,
   signal?: AbortSignal,
 ): Promise<CheckedDocument> {
-  const pdf = body.kind === 'pdf' ? await readFacturXPdf(body.bytes) : undefined;
-  const xml = decodeXml(pdf ? pdf.xml : body.bytes);
-  const doc = await checkReceived(xml, { xsd, rules, fromFacturXPdf: Boolean(pdf), signal });
-  return pdf ? { ...doc, report: withPdfChecks(doc.report, pdf) } : doc;
+  try {
+    const pdf = body.kind === 'pdf' ? await readFacturXPdf(body.bytes) : undefined;
+    const xml = decodeXml(pdf ? pdf.xml : body.bytes);
+    const doc = await checkReceived(xml, { xsd, rules, fromFacturXPdf: Boolean(pdf), signal });
+    return pdf ? { ...doc, report: withPdfChecks(doc.report, pdf) } : doc;
+  } catch (err) {
+    // A rule set that could not finish on this document is in its report (check.ts); these are the pool's own.
+    if (!(err instanceof WorkerPoolError)) throw err;
+    if (err.reason === 'busy') throw errors.rendererBusy(BUSY_RETRY_SECONDS);
+    throw errors.rulesUnavailable();
+  }
 }
+
+/** Retry-After when every rule checker and queue place is taken: a check takes a fraction of a second to seconds. */
+const BUSY_RETRY_SECONDS = 2;
 
 export class ReceivedPipeline {
   constructor(

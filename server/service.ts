@@ -20,6 +20,7 @@ import { loadAssets } from './assets';
 import { DocumentPipeline } from './pipeline';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
+import { rulesAbsent } from './einvoice/rules/rule-sets';
 import { ReceivedPipeline } from './received-pipeline';
 
 export interface RunningService {
@@ -82,9 +83,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let rules: RulesPoolRef | undefined;
   try {
     xsd = acquireXsdValidator(config);
-    // The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate).
-    rules = acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
-    await Promise.all([xsd.validator.ready(), rules.pool.ready()]);
+    // The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate); an instance
+    // without them at all, and not told where they are, starts without received e-invoices.
+    if (config.rulesRequired || !rulesAbsent(config.rulesDir)) {
+      rules = acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
+    } else {
+      logger.warn({ rulesDir: config.rulesDir }, 'no official rule sets installed: received e-invoices are answered 503 (set RULES_DIR)');
+    }
+    await Promise.all([xsd.validator.ready(), rules?.pool.ready()]);
   } catch (err) {
     await rules?.release();
     await xsd?.release();
@@ -93,7 +99,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw err;
   }
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
-  const received = new ReceivedPipeline(pipeline, xsd.validator, rules.pool);
+  const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
   const root = options.root ?? projectRoot();
@@ -156,7 +162,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       });
       reload?.close();
       await pdf.close();
-      await rules.release();
+      await rules?.release();
       await xsd.release();
       await keys.close();
     },

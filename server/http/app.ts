@@ -36,7 +36,8 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   isReady: () => boolean;
-  /** Received e-invoices (POST /validate; XML and PDF bodies on /, /ubl, /cii, /factur-x); absent: refused with 415. */
+  /** Received e-invoices (POST /validate; XML and PDF bodies on /, /ubl, /cii, /factur-x); absent (no rule sets
+   * installed): 503 rules_unavailable. */
   received?: ReceivedPipeline;
   /** Whether the XSD worker answers (absent: not checked). */
   xsdReady?: () => Promise<boolean>;
@@ -140,6 +141,8 @@ export function createApp(deps: AppDeps): express.Express {
       browser: browser ? 'connected' : 'disconnected',
       keyStore: keyStore ? 'ok' : 'unavailable',
       xsd: xsd ? 'ok' : 'unavailable',
+      // Received e-invoices: the official rule sets (an instance without them is ready for everything else).
+      rules: deps.received ? 'ok' : 'not installed',
       queueDepth: pool.queued,
       activeRenders: pool.active,
       idlePages: pool.idlePages,
@@ -219,16 +222,16 @@ export function createApp(deps: AppDeps): express.Express {
   const sendXml = (res: Response, { xml, filename }: { xml: string; filename: string }) =>
     res.status(200).set('Content-Type', 'application/xml; charset=utf-8').set('Content-Disposition', inlineDisposition(filename)).send(xml);
 
-  /** The received pipeline, or 415 when the service runs without one (a body it cannot read). */
-  const receiving = (req: Request): ReceivedPipeline => {
-    if (!deps.received) throw errors.unsupportedMediaType(req.get('content-type'));
+  /** The received pipeline, or 503 when the instance has no rule sets installed. */
+  const receiving = (): ReceivedPipeline => {
+    if (!deps.received) throw errors.rulesUnavailable();
     return deps.received;
   };
   /** A received e-invoice (XML or PDF) shown (`pdf`) or converted; undefined when the body is a document request. */
   const received = async (req: Request, res: Response, target: 'pdf' | Target): Promise<boolean> => {
     const body = receivedBody(req);
     if (!body) return false;
-    const pipe = receiving(req);
+    const pipe = receiving();
     const opts = { locale: res.locals.locale as Locale, theme: queryTheme(req) };
     res.locals.documentType = 'received';
     if (target === 'pdf') sendPdf(res, await counted(res, (signal) => pipe.show(body, { ...opts, signal })));
@@ -271,7 +274,7 @@ export function createApp(deps: AppDeps): express.Express {
         req.get('content-type'),
         'an e-invoice: application/xml (UBL or CII) or application/pdf (Factur-X / ZUGFeRD)',
       );
-    const pipe = receiving(req);
+    const pipe = receiving();
     res.locals.documentType = 'received';
     res.status(200).json(await counted(res, (signal) => pipe.validate(body, signal)));
   });

@@ -51,7 +51,11 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   too_many_failed_keys: { status: 429, meaning: 'Too many wrong API keys from this address within a minute.' },
   client_closed_request: { status: 499, meaning: 'The client left before its document was ready (logged only: nobody receives it).' },
   internal: { status: 500, meaning: 'A defect of ours; the request id finds it in the logs.' },
-  renderer_busy: { status: 503, meaning: 'Every page and queue place is taken; retry after `Retry-After`.' },
+  renderer_busy: { status: 503, meaning: 'Every page (or rule checker) and queue place is taken; retry after `Retry-After`.' },
+  rules_unavailable: {
+    status: 503,
+    meaning: 'The instance has no official rule sets installed (RULES_DIR), so it reads no received e-invoice.',
+  },
   render_timeout: { status: 503, meaning: 'The document was not printed within RENDER_TIMEOUT_MS (queue wait included).' },
   render_failed: { status: 503, meaning: 'The renderer failed twice on the document (crashed, or over its memory limit).' },
   store_unavailable: { status: 503, meaning: 'The key store is busy or unreachable; retry after `Retry-After`.' },

@@ -42,7 +42,11 @@ function printableBlock<T>(value: T): T {
 
 /** The view of `invoice` checked as `check` says, in `ctx.locale`, with `options`' theme and page size. */
 export function receivedView(invoice: EInvoice, check: ReceivedCheck, ctx: ViewContext, options: ReceivedDocumentOptions): ReceivedPage {
-  const fmt = new Formatter(ctx.locale.tag, invoice.currency, invoice.minorUnits);
+  // A received currency code is whatever the sender wrote (BR-05 and BR-CL-04 report it): a code Intl cannot format
+  // is shown as ISO 4217's "no currency" (XXX), never a failure to show the invoice.
+  const currency = /^[A-Z]{3}$/.test(invoice.currency) ? invoice.currency : 'XXX';
+  if (currency !== invoice.currency) invoice = { ...invoice, currency };
+  const fmt = new Formatter(ctx.locale.tag, currency, invoice.minorUnits);
   const rctx = receivedContext(fmt, ctx.catalogues, ctx.locale);
   const doc = receivedDocument(invoice, options, rctx);
   const totals = statedTotals(invoice);

@@ -31,6 +31,7 @@ describe('operations endpoints', function () {
       'browser',
       'keyStore',
       'xsd',
+      'rules',
       'queueDepth',
       'activeRenders',
       'idlePages',
@@ -38,7 +39,7 @@ describe('operations endpoints', function () {
       'browserRestarts',
       'pagesReplaced',
     );
-    expect(body).to.include({ keyStore: 'ok', xsd: 'ok' });
+    expect(body).to.include({ keyStore: 'ok', xsd: 'ok', rules: 'ok' });
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 

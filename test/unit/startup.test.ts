@@ -1,10 +1,13 @@
 // Data files are loaded once at start-up; a missing or broken file stops start-up with every problem listed.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig, ConfigError, projectRoot } from '../../server/config';
 import { loadAssets, StartupError } from '../../server/assets';
 import { copyProjectData } from '../helpers/service';
+import { rulesAbsent } from '../../server/einvoice/rules/rule-sets';
+import { acquireRulesPool, RulesLoadError } from '../../server/einvoice/rules/rules-pool';
 
 describe('start-up checks', function () {
   const limits = loadConfig({}).limits;
@@ -74,5 +77,31 @@ describe('start-up checks', function () {
     const doc = { from: 'A', to: 'B', items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] };
     expect(validate(doc)).to.equal(false);
     expect(validate.errors?.[0]?.params).to.deep.equal({ limit: 3 });
+  });
+});
+
+describe('start-up: the official rule sets', function () {
+  it('RULES_DIR set: every missing rule file is named, and start-up stops', function () {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'rules-'));
+    const config = loadConfig({ RULES_DIR: empty });
+    expect(config.rulesRequired).to.equal(true);
+    expect(rulesAbsent(empty)).to.equal(true);
+    let error: unknown;
+    try {
+      acquireRulesPool(config);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(RulesLoadError);
+    const problems = (error as RulesLoadError).problems.join('\n');
+    for (const file of ['en16931-ubl.sef.json', 'peppol-ubl.sef.json', 'xrechnung-cii.sef.json', 'Factur-X_1.09_BASIC.sef.json']) {
+      expect(problems).to.contain(file);
+    }
+  });
+
+  it('RULES_DIR unset: the default folder is used, and an absent one is told apart from a broken one', function () {
+    const config = loadConfig({});
+    expect(config.rulesRequired).to.equal(false);
+    expect(rulesAbsent(config.rulesDir)).to.equal(false);
   });
 });

@@ -21,6 +21,7 @@ import type { Profile } from '../model';
 import { PROFILES, UNKNOWN_SPECIFICATION_RULES, profileOfSpecification } from '../profiles';
 import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
 import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
+import { WorkerPoolError } from '../../worker-pool';
 import { DEFAULT_XML_LIMITS, parseXmlYielding, type XmlLimits, type XmlNode } from '../xml-tree';
 import type { XsdProblem, XsdRoot, XsdValidator } from '../xsd-validator';
 import { errors } from '../../errors';
@@ -253,10 +254,27 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
   const xsdValid = findings.length === 0;
 
   const runnable = ruleSets.filter((id) => RULE_SETS[id].file);
-  const results = xsdValid ? await runAll(opts.rules, runnable, text, opts.signal) : new Map<RuleSetId, SvrlFailure[]>();
+  const results = xsdValid ? await runAll(opts.rules, runnable, text, opts.signal) : new Map<RuleSetId, SvrlFailure[] | Error>();
   for (const id of ruleSets) {
     const set = RULE_SETS[id];
     const failures = results.get(id);
+    if (failures instanceof Error) {
+      // Not finished: the document is not known to be valid, and says so as a fatal finding of its own.
+      const why = !(failures instanceof WorkerPoolError)
+        ? `stopped on this document with an error of their own (${failures.message.slice(0, 200)})`
+        : failures.reason === 'timeout'
+          ? `did not finish within ${Math.round(opts.rules.opts.timeoutMs / 1000)} s on this document (RULES_TIMEOUT_MS)`
+          : 'could not check this document (it needs more memory than a rule checker may use)';
+      ruleSetsReport.push({ name: set.name, version: set.version, fatal: 1, warnings: 0, skipped: `not finished: it ${why}` });
+      findings.push({
+        rule: 'RULES-INCOMPLETE',
+        severity: 'fatal',
+        message: `The ${set.name} rules ${why}: the document is not known to pass them.`,
+        location: '/',
+        rule_set: set.name,
+      });
+      continue;
+    }
     if (!failures) {
       const skipped = set.notRun ?? 'not run: the document is not valid against its XSD (the rules assume the structure the XSD checks)';
       ruleSetsReport.push({ name: set.name, version: set.version, fatal: 0, warnings: 0, skipped });
@@ -281,23 +299,32 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
   return { report, root, xml: text };
 }
 
-/** Every rule set on the text, at once (the pool runs as many in parallel as it has workers). The first failure
- * stops the others: their workers are freed (queued runs dropped, running ones' workers replaced). */
+/** Every rule set on the text, at once (the pool runs as many in parallel as it has workers). A rule set that runs
+ * past its deadline or takes its worker down (a document too long or too big for it) is given as its WorkerPoolError,
+ * the others going on; any other failure (busy, closed) stops them all: their workers are freed (queued runs dropped,
+ * running ones' workers replaced) and the error is thrown. */
 async function runAll(
   rules: RulesPool,
   ids: RuleSetId[],
   text: string,
   signal: AbortSignal | undefined,
-): Promise<Map<RuleSetId, SvrlFailure[]>> {
+): Promise<Map<RuleSetId, SvrlFailure[] | Error>> {
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal!.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
+  // The document's own doing: too long for the deadline, too big for a worker's memory, or an XPath error the
+  // rules themselves raise on it (a cardinality their authors did not expect: SaxonJS stops the transform).
+  const ownFault = (err: unknown): err is Error =>
+    !stop.signal.aborted &&
+    err instanceof Error &&
+    (err instanceof WorkerPoolError ? err.reason === 'timeout' || err.reason === 'crashed' : true);
   try {
     const results = await Promise.all(
       ids.map((id) =>
         rules.run(id, text, stop.signal).then(
-          (failures) => [id, failures] as const,
+          (failures) => [id, failures as SvrlFailure[] | Error] as const,
           (err: unknown) => {
+            if (ownFault(err)) return [id, err as SvrlFailure[] | Error] as const;
             if (!stop.signal.aborted) stop.abort(err);
             throw err;
           },

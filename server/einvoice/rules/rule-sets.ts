@@ -93,3 +93,8 @@ export function ruleFileProblems(rulesDir: string): string[] {
     }),
   );
 }
+
+/** Whether RULES_DIR holds none of the rule files at all (not installed, rather than broken). */
+export function rulesAbsent(rulesDir: string): boolean {
+  return ruleSetFiles(rulesDir).every(({ file }) => !fs.existsSync(file));
+}
