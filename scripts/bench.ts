@@ -25,6 +25,7 @@ import { BARE_INVOICE, startNaiveFloor, startSlowImageServer } from './bench/con
 import { closedLoop, fmt, interleaved, summarize, treeRssMiB, type Run } from './bench/measure';
 import { postTo, serviceMetrics, startService } from './bench/service';
 import { benchValidate } from './bench/validate';
+import { benchConvert } from './bench/convert';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback?: number): number | undefined => {
@@ -93,6 +94,7 @@ async function validateSection(config: ReturnType<typeof loadConfig>): Promise<v
   const job = VALIDATE_SECONDS > 0 ? await printJob(config) : undefined;
   try {
     await benchValidate({ config, rounds: VALIDATE_ROUNDS, seconds: VALIDATE_SECONDS, print: job?.print, printConcurrency: CONCURRENCY });
+    await benchConvert(config, VALIDATE_ROUNDS);
   } finally {
     await job?.close();
   }

@@ -117,17 +117,18 @@ export class XsdValidator {
     return this.sets.flatMap((set) => Object.keys(set.files) as XsdRoot[]);
   }
 
-  /** The XSD errors of `xml` (empty when valid), one line each (`line N: message`). */
-  async validate(xml: string, root: XsdRoot): Promise<string[]> {
+  /** The XSD errors of `xml` (empty when valid), one line each (`line N: message`). `xml`: a string, or shared UTF-8
+   * bytes (shared-text.ts) for a long document. */
+  async validate(xml: string | Uint8Array, root: XsdRoot): Promise<string[]> {
     return (await this.ask(xml, root, false)).errors ?? [];
   }
 
   /** The XSD errors of `xml` (empty when valid), each with its line, column and XPath. */
-  async validateDetailed(xml: string, root: XsdRoot): Promise<XsdProblem[]> {
+  async validateDetailed(xml: string | Uint8Array, root: XsdRoot): Promise<XsdProblem[]> {
     return (await this.ask(xml, root, true)).details ?? [];
   }
 
-  private ask(xml: string, root: XsdRoot, detailed: boolean): Promise<Answer> {
+  private ask(xml: string | Uint8Array, root: XsdRoot, detailed: boolean): Promise<Answer> {
     if (this.closed) return Promise.reject(new Error('the XSD validator is closed'));
     if (!this.roots().includes(root)) return Promise.reject(new Error(`this XSD validator was started without the ${root} schema`));
     const id = this.nextId++;

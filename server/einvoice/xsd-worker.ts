@@ -7,10 +7,12 @@
 // validates a one-page invoice in well under a millisecond. The schema engine is the same libxml2.
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { bytesOf, textOf } from './shared-text';
 
 interface Request {
   id: number;
-  xml: string;
+  /** The document, as a string or as shared UTF-8 bytes (shared-text.ts). */
+  xml: string | Uint8Array;
   /** A key of one of the schema sets' files (Invoice, CreditNote, CrossIndustryInvoice, FacturX-EN16931 …). */
   root: string;
   /** Answer `details` (with columns) besides the one-line `errors`. */
@@ -85,18 +87,18 @@ load((workerData as { schemas: SchemaSet[] }).schemas).then(
   (err: Error) => port.postMessage({ ready: false, error: err.message, set: err instanceof SetLoadError ? err.set : undefined }),
 );
 
-function validate(lib: Libxml, validator: Validator, xml: string, option: number): Detail[] {
+function validate(lib: Libxml, validator: Validator, xml: string | Uint8Array, option: number): Detail[] {
   let doc: InstanceType<Libxml['XmlDocument']> | undefined;
   let wellFormed = false;
   try {
-    doc = lib.XmlDocument.fromBuffer(Buffer.from(xml, 'utf8'), { option });
+    doc = lib.XmlDocument.fromBuffer(bytesOf(xml), { option });
     wellFormed = true;
     validator.validate(doc);
     return [];
   } catch (err) {
     const details = (err as { details?: { message: string; line?: number; col?: number; xpath?: string }[] }).details;
     if (!details?.length) return [{ message: (err as Error).message.trim(), wellFormed }];
-    const lines = new LineIndex(xml);
+    const lines = new LineIndex(textOf(xml));
     return details.map((d) => {
       const message = d.message.trim();
       const at = d.line ? locate(lines, d.line, d.col, message, d.xpath) : undefined;

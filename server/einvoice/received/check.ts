@@ -22,6 +22,7 @@ import { PROFILES, UNKNOWN_SPECIFICATION_RULES, profileOfSpecification } from '.
 import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
 import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
 import { WorkerPoolError } from '../../worker-pool';
+import { shareText } from '../shared-text';
 import { DEFAULT_XML_LIMITS, parseXmlYielding, type XmlLimits, type XmlNode } from '../xml-tree';
 import type { XsdProblem, XsdRoot, XsdValidator } from '../xsd-validator';
 import { errors } from '../../errors';
@@ -249,12 +250,14 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
   opts.signal?.throwIfAborted();
 
   const xsdName = XSD_NAMES[xsd];
-  const findings: Finding[] = (await opts.xsd.validateDetailed(text, xsd)).map((p) => xsdFinding(p, xsdName.name));
+  // Sent to the XSD and rule workers as shared bytes: a long document is not copied once per worker.
+  const shared = shareText(text);
+  const findings: Finding[] = (await opts.xsd.validateDetailed(shared, xsd)).map((p) => xsdFinding(p, xsdName.name));
   const ruleSetsReport: RuleSetReport[] = [{ ...xsdName, fatal: findings.length, warnings: 0 }];
   const xsdValid = findings.length === 0;
 
   const runnable = ruleSets.filter((id) => RULE_SETS[id].file);
-  const results = xsdValid ? await runAll(opts.rules, runnable, text, opts.signal) : new Map<RuleSetId, SvrlFailure[] | Error>();
+  const results = xsdValid ? await runAll(opts.rules, runnable, shared, opts.signal) : new Map<RuleSetId, SvrlFailure[] | Error>();
   for (const id of ruleSets) {
     const set = RULE_SETS[id];
     const failures = results.get(id);
@@ -306,7 +309,7 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
 async function runAll(
   rules: RulesPool,
   ids: RuleSetId[],
-  text: string,
+  text: Uint8Array,
   signal: AbortSignal | undefined,
 ): Promise<Map<RuleSetId, SvrlFailure[] | Error>> {
   const stop = new AbortController();

@@ -80,7 +80,7 @@ export class RulesPool {
   /** The failures of `xml` under one rule set (its SVRL's failed assertions and successful reports). Fails with a
    * WorkerPoolError: `busy` (queue full), `timeout` (deadline), `crashed` (the worker died, out of memory, say),
    * `unavailable`, `closed`; with `signal`'s reason when it is aborted. */
-  run(set: RuleSetId, xml: string, signal?: AbortSignal): Promise<SvrlFailure[]> {
+  run(set: RuleSetId, xml: string | Uint8Array, signal?: AbortSignal): Promise<SvrlFailure[]> {
     if (!RULE_SETS[set].file) return Promise.reject(new Error(`the rule set ${set} has no compiled rules`));
     return this.pool.run({ set, xml }, { signal });
   }

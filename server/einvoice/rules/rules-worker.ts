@@ -9,6 +9,7 @@ import { workerData } from 'node:worker_threads';
 import SaxonJS from 'saxon-js';
 import { serveJobsWhenLoaded } from '../../worker-jobs';
 import type { RuleSetFiles } from './rule-sets';
+import { textOf } from '../shared-text';
 import { svrlFailures, type SvrlFailure } from './svrl';
 
 export interface RulesWorkerData {
@@ -19,7 +20,8 @@ export interface RulesWorkerData {
 
 export interface RulesJob {
   set: string;
-  xml: string;
+  /** The document, as a string or as shared UTF-8 bytes (shared-text.ts). */
+  xml: string | Uint8Array;
 }
 
 interface Loaded {
@@ -86,5 +88,5 @@ async function load(): Promise<Map<string, Loaded>> {
 serveJobsWhenLoaded(load, (loaded, job: RulesJob): SvrlFailure[] => {
   const set = loaded.get(job.set);
   if (!set) throw new Error(`no rule set ${job.set} in this worker`);
-  return svrlFailures(transform(set, job.xml));
+  return svrlFailures(transform(set, textOf(job.xml)));
 });
