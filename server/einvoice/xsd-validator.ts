@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { SharedInstances } from '../shared-instances';
 
 export class XsdLoadError extends Error {}
 
@@ -192,7 +193,10 @@ export class XsdValidator {
   }
 }
 
-const shared = new Map<string, { validator: XsdValidator; refs: number }>();
+const shared = new SharedInstances<XsdValidator>(
+  (key) => new XsdValidator(JSON.parse(key) as string | XsdPaths),
+  (validator) => validator.close(),
+);
 
 export interface XsdValidatorRef {
   validator: XsdValidator;
@@ -210,25 +214,6 @@ export function acquireXsdValidator(paths: string | XsdPaths): XsdValidatorRef {
           ciiXsdFile: path.resolve(paths.ciiXsdFile),
           facturxXsdDir: path.resolve(paths.facturxXsdDir),
         };
-  const key = JSON.stringify(resolved);
-  let entry = shared.get(key);
-  if (!entry) {
-    entry = { validator: new XsdValidator(resolved), refs: 0 };
-    shared.set(key, entry);
-  }
-  entry.refs++;
-  const held = entry;
-  let released = false;
-  return {
-    validator: held.validator,
-    async release() {
-      if (released) return;
-      released = true;
-      held.refs--;
-      if (held.refs === 0 && shared.get(key) === held) {
-        shared.delete(key);
-        await held.validator.close();
-      }
-    },
-  };
+  const ref = shared.acquire(JSON.stringify(resolved));
+  return { validator: ref.instance, release: ref.release };
 }

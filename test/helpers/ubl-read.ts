@@ -3,11 +3,11 @@
 // spelled), a difference list that names a line's terms one by one, the model as CII takes it (forCii), and the terms
 // that cannot cross from UBL to CII with the reason of each (CANNOT_CROSS).
 import type { EInvoice } from '../../server/einvoice/model';
-import { PROFILES } from '../../server/einvoice/profiles';
 import { readUbl, ublProfile } from '../../server/einvoice/ubl/read';
 import { U } from '../../server/einvoice/ubl/read-xml';
 import { parseXml } from '../../server/einvoice/xml-tree';
-import { missingTerms, semanticModel, type Term } from './semantic';
+import { retarget } from '../../server/einvoice/received/retarget';
+import { comparedModel, differences } from './semantic';
 
 /** A received UBL document read into the model, its profile from its CustomizationID. */
 export function read(xml: string): EInvoice {
@@ -15,46 +15,15 @@ export function read(xml: string): EInvoice {
   return readUbl(root, ublProfile(U.text(root, 'cbc:CustomizationID')));
 }
 
-/** Empty terms pruned: KoSIT's mapping makes a term of an empty element (`<cbc:LineID/>`), which carries nothing and
- * which no writer of the service writes (PEPPOL-EN16931-R008). */
-function prune(t: Term): Term {
-  const members = t.members.map(prune).filter((m) => m.value !== undefined || m.members.length > 0 || Object.keys(m.attrs).length > 0);
-  return { ...t, members };
-}
+/** KoSIT's model of `xml` as compared here (semantic.ts: empty terms pruned, indicators spelled). */
+export const terms = comparedModel;
 
-/** KoSIT's model of `xml` as compared here: empty terms pruned, and xs:boolean's 0 and 1 spelled false and true in a
- * ChargeIndicator (the mapping tests the text 'false' where the EN 16931 rules and the reader take the boolean: an
- * allowance sent as <cbc:ChargeIndicator>0</…> is otherwise no BG-20 at all to KoSIT). */
-export function terms(xml: string): Term {
-  const spelled = xml.replace(/(<cbc:ChargeIndicator>\s*)([01])(\s*<\/cbc:ChargeIndicator>)/g, (_, a: string, b: string, c: string) =>
-    b === '1' ? `${a}true${c}` : `${a}false${c}`,
-  );
-  return prune(semanticModel(spelled));
-}
+export { differences };
 
-const lineId = (line: Term): string | undefined => line.members.find((m) => m.id === 'BT-126')?.value;
-
-/** missingTerms, with each line (BG-25) compared with the line of the same identifier (BT-126), so that a difference
- * in one line is named term by term rather than as the whole group. */
-export function differences(expected: Term, actual: Term): string[] {
-  const document = (t: Term): Term => ({ ...t, members: t.members.filter((m) => m.id !== 'BG-25') });
-  const out = missingTerms(document(expected), document(actual));
-  const lines = actual.members.filter((m) => m.id === 'BG-25');
-  for (const line of expected.members.filter((m) => m.id === 'BG-25')) {
-    const i = lines.findIndex((l) => lineId(l) === lineId(line));
-    const wrap = (l: Term): Term => ({ id: 'BG-0', attrs: {}, members: [l] });
-    out.push(...missingTerms(wrap(line), wrap(i >= 0 ? lines.splice(i, 1)[0]! : { id: 'none', attrs: {}, members: [] })));
-  }
-  return out;
-}
-
-/** The model as CII takes it: Peppol BIS Billing 3.0 exists in UBL only, so its CII is a CII of the bare norm (profile
- * en16931, BT-24 urn:cen.eu:en16931:2017); any other specification identifier received (another CIUS) is kept. */
+/** The model as the service writes it to CII (received/retarget.ts): Peppol BIS Billing 3.0 exists in UBL only, so its
+ * CII is written with the bare norm's rows, its BT-24 and BT-23 kept as received, so that the way back restores them. */
 export function forCii(e: EInvoice): EInvoice {
-  if (e.profile !== 'peppol') return e;
-  const { specification, ...rest } = e;
-  const kept = specification !== undefined && specification !== PROFILES.peppol.specification;
-  return { ...rest, profile: 'en16931', ...(kept ? { specification } : {}) };
+  return retarget(e, 'cii').invoice;
 }
 
 /** A difference between the UBL example and its CII that is not a loss: `missing` a term of the example that the
@@ -67,11 +36,6 @@ interface Crossing {
 
 /** Every term that cannot cross from UBL to CII as it is, and why (the lead's list). */
 export const CANNOT_CROSS: Crossing[] = [
-  {
-    why: 'BT-24: Peppol BIS Billing 3.0 is UBL only; its CII states the bare norm (decision, forCii)',
-    missing: (t) => t === `BG-2 > BT-24=${PROFILES.peppol.specification}`,
-    extra: (t) => t === `BG-2 > BT-24=${PROFILES.en16931.specification}`,
-  },
   {
     why: 'BT-8: UBL codes the VAT point date event in UNTDID 2005 (3, 35, 432), CII in UNTDID 2475 (5, 29, 72): one meaning, two codes',
     missing: (t, e) => t === `BT-8=${e.taxPointDateCode}`,

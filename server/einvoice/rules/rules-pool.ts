@@ -8,6 +8,7 @@
 // One pool per configuration serves the whole process (acquireRulesPool() hands out references; the last release()
 // stops it), as acquireXsdValidator() does for the schemas.
 import path from 'node:path';
+import { SharedInstances } from '../../shared-instances';
 import { WorkerPool, WorkerPoolError, type WorkerPoolStats } from '../../worker-pool';
 import { RULE_SETS, ruleFileProblems, ruleSetFiles, type RuleSetId } from './rule-sets';
 import type { RulesJob, RulesWorkerData } from './rules-worker';
@@ -94,7 +95,13 @@ export class RulesPool {
   }
 }
 
-const shared = new Map<string, { pool: RulesPool; refs: number }>();
+/** The log of each pool, by key (a function is no part of the key). */
+const onEvents = new Map<string, RulesPoolOptions['onEvent']>();
+
+const shared = new SharedInstances<RulesPool>(
+  (key) => new RulesPool({ ...(JSON.parse(key) as RulesPoolOptions), onEvent: onEvents.get(key) }),
+  (pool) => pool.close(),
+);
 
 export interface RulesPoolRef {
   pool: RulesPool;
@@ -103,37 +110,21 @@ export interface RulesPoolRef {
 
 /** The process's rules pool for these settings (started on first use, stopped when the last reference is released).
  * `config`: a Config (rulesDir, rulesWorkers, rulesTimeoutMs, rulesQueueLimit). Throws RulesLoadError at once for
- * missing files; await `pool.ready()` for the rest. */
+ * missing files; await `pool.ready()` for the rest. `onEvent` is the first acquirer's (the pool's log). */
 export function acquireRulesPool(
   config: { rulesDir: string; rulesWorkers: number; rulesTimeoutMs: number; rulesQueueLimit: number },
   extra: Pick<RulesPoolOptions, 'niceness' | 'workerHeapMiB' | 'onEvent'> = {},
 ): RulesPoolRef {
-  const opts: RulesPoolOptions = {
+  const { onEvent, ...rest } = extra;
+  const opts = {
     rulesDir: path.resolve(config.rulesDir),
     workers: config.rulesWorkers,
     timeoutMs: config.rulesTimeoutMs,
     queueLimit: config.rulesQueueLimit,
-    ...extra,
+    ...rest,
   };
-  const key = JSON.stringify({ ...opts, onEvent: undefined });
-  let entry = shared.get(key);
-  if (!entry) {
-    entry = { pool: new RulesPool(opts), refs: 0 };
-    shared.set(key, entry);
-  }
-  entry.refs++;
-  const held = entry;
-  let released = false;
-  return {
-    pool: held.pool,
-    async release() {
-      if (released) return;
-      released = true;
-      held.refs--;
-      if (held.refs === 0 && shared.get(key) === held) {
-        shared.delete(key);
-        await held.pool.close();
-      }
-    },
-  };
+  const key = JSON.stringify(opts);
+  onEvents.set(key, onEvents.get(key) ?? onEvent);
+  const ref = shared.acquire(key);
+  return { pool: ref.instance, release: ref.release };
 }
