@@ -68,6 +68,7 @@ describe('GET /openapi.json', function () {
       '/ubl',
       '/cii',
       '/factur-x',
+      '/validate',
       '/batch',
       '/healthz',
       '/readyz',
@@ -77,6 +78,13 @@ describe('GET /openapi.json', function () {
     ]);
     expect(doc.components.schemas.invoice.properties.items).to.be.an('object');
     expect(doc.components.schemas.lineItem).to.be.an('object');
+    // Received e-invoices: XML and PDF bodies, and the /validate report (schemas/validation-report.json).
+    expect(Object.keys(doc.paths['/ubl'].post.requestBody.content)).to.include.members(['application/xml', 'text/xml', 'application/pdf']);
+    expect(doc.paths['/validate'].post.responses[200].content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/ValidationReport',
+    });
+    expect(doc.components.schemas.ValidationReport.required).to.include.members(['valid', 'syntax', 'rule_sets', 'errors']);
+    expect(doc.paths['/cii'].post.responses).to.have.property('422');
 
     const ajv = new Ajv2020({ strict: false, coerceTypes: true, allErrors: true });
     addFormats(ajv);

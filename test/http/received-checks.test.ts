@@ -119,6 +119,22 @@ describe('received e-invoices that break rules', function () {
     }
   });
 
+  it('counts every call as one document of the quota: a report, a PDF shown, a conversion, a 422 none', async function () {
+    const { key } = await service.keys.createKey(`received-quota-${Date.now()}`, 'free');
+    const remaining = (res: Response) => Number(/r=(\d+)/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
+    const as = (route: string, body: string) =>
+      post(service, Buffer.from(body), { path: route, key, headers: { 'content-type': 'application/xml' } });
+    const first = await as('/validate', UBL);
+    expect(first.status).to.equal(200);
+    const start = remaining(first);
+    expect(Number.isNaN(start)).to.equal(false);
+    expect(remaining(await as('/', UBL))).to.equal(start - 1);
+    expect(remaining(await as('/cii', UBL))).to.equal(start - 2);
+    const refused = await as('/cii', UBL.replace(/(<cbc:PayableAmount currencyID="\w+">)[^<]*/, '$19999.99'));
+    expect(refused.status).to.equal(422);
+    expect(remaining(await as('/validate', UBL))).to.equal(start - 3);
+  });
+
   it('reads back a Factur-X made by this service: the CII inside is checked, with the PDF/A-3 structure', async function () {
     const made = await postReceived(service, CII, '/factur-x');
     expect(made.status).to.equal(200);
