@@ -47,7 +47,7 @@ const facturX = (level: string, folder: string, file: string, codes: string): Ru
 export const RULE_SETS: Record<RuleSetId, RuleSet> = {
   'en16931-ubl': { name: 'EN 16931 UBL', version: '1.3.16', syntax: 'ubl', file: 'compiled/en16931-ubl.sef.json' },
   'en16931-cii': { name: 'EN 16931 CII', version: '1.3.16', syntax: 'cii', file: 'compiled/en16931-cii.sef.json' },
-  'peppol-ubl': { name: 'Peppol BIS Billing 3.0', version: '3.0.19', syntax: 'ubl', file: 'compiled/peppol-ubl.sef.json' },
+  'peppol-ubl': { name: 'Peppol BIS Billing', version: '3.0.19', syntax: 'ubl', file: 'compiled/peppol-ubl.sef.json' },
   'xrechnung-ubl': { name: 'XRechnung 3.0 UBL', version: '2.5.0', syntax: 'ubl', file: 'compiled/xrechnung-ubl.sef.json' },
   'xrechnung-cii': { name: 'XRechnung 3.0 CII', version: '2.5.0', syntax: 'cii', file: 'compiled/xrechnung-cii.sef.json' },
   'facturx-minimum': facturX('MINIMUM', 'facturx-minimum', 'MINIMUM', 'FACTUR-X_MINIMUM_codedb.xml'),
