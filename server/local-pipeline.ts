@@ -40,7 +40,7 @@ export async function openLocalPipeline(
     const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, xsd?.validator, config);
     return {
       pipeline,
-      received: xsd && rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool) : undefined,
+      received: xsd && rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined,
       config,
       async close() {
         await pool.close();

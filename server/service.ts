@@ -99,7 +99,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw err;
   }
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
-  const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool) : undefined;
+  const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
   const root = options.root ?? projectRoot();

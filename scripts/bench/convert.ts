@@ -38,7 +38,7 @@ export async function benchConvert(config: Config, rounds: number): Promise<void
   const rules = acquireRulesPool(config);
   await Promise.all([xsd.validator.ready(), rules.pool.ready()]);
   const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), NO_RENDERER, xsd.validator, config);
-  const received = new ReceivedPipeline(pipeline, xsd.validator, rules.pool);
+  const received = new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems);
   const locale = pipeline.locale('en-US');
   const examples = officialExamples().map((e) => {
     const cii = e.folder === 'en16931-cii';

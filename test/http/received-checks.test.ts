@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { BUYER, E_INVOICE, SELLER } from '../helpers/e-invoice-request';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { postReceived, readExample, type Report } from '../helpers/received';
+import { longInvoice } from '../helpers/received-invoices';
 
 const example = readExample;
 const UBL = example('en16931-ubl/ubl-tc434-example2.xml');
@@ -213,6 +214,19 @@ describe('bodies that are not e-invoices, refused fast', function () {
       expect(probeHits, 'requests to the entity URLs').to.equal(0);
     });
   }
+
+  it('an invoice of more lines than MAX_ITEMS is refused fast when shown or converted, before it is checked or read', async function () {
+    const huge = longInvoice(5000);
+    for (const route of ['/', '/ubl', '/cii', '/factur-x']) {
+      const started = performance.now();
+      const res = await postReceived(service, huge, route);
+      const ms = performance.now() - started;
+      const body = (await res.json()) as { code: string; details: { message: string }[] };
+      expect([res.status, body.code], route).to.deep.equal([400, 'validation_failed']);
+      expect(body.details[0]!.message).to.match(/more than 1000 lines/);
+      expect(ms, route).to.be.below(2000);
+    }
+  });
 
   it('an oversized body is 413 before it is read; JSON on /validate is 415; a PDF without an invoice inside is 415', async function () {
     const huge = Buffer.alloc(40 * 1024 * 1024, 0x20);
