@@ -156,6 +156,13 @@ export function profileOfSpecification(id: string | undefined): Profile | undefi
   return undefined;
 }
 
+/** The profile a received document of `syntax` names by its BT-24, when the table has one for that syntax (Peppol BIS
+ * in CII or a Factur-X profile in UBL is none); undefined for any other identifier. */
+export function receivedProfile(id: string | undefined, syntax: 'ubl' | 'cii'): Profile | undefined {
+  const profile = profileOfSpecification(id?.trim());
+  return profile && PROFILES[profile].received[syntax] ? profile : undefined;
+}
+
 /** BT-24 of each profile. */
 export const SPECIFICATION_ID: Record<Profile, string> = Object.fromEntries(
   Object.entries(PROFILES).map(([name, row]) => [name, row.specification]),

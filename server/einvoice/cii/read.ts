@@ -8,7 +8,7 @@
 // amount 0. MINIMUM and BASIC WL documents have no lines (`lines: []`). Decides nothing: no check, no rounding, no
 // computation (amounts are the document's, as sent).
 import type { EInvoice, Identifier, Profile, SupportingDocument } from '../model';
-import { PROFILES } from '../profiles';
+import { PROFILES, receivedProfile } from '../profiles';
 import { readLine } from './read-lines';
 import { readDelivery, readParty, readTaxRepresentative } from './read-parties';
 import { readSettlement } from './read-settlement';
@@ -16,9 +16,7 @@ import { date, defined, X, type XmlNode } from './read-xml';
 
 /** The profile a CII guideline identifier (BT-24) names: a CII row of PROFILES, else 'en16931'. */
 export function ciiProfile(guidelineId: string | undefined): Profile {
-  const id = guidelineId?.trim();
-  const hit = (Object.keys(PROFILES) as Profile[]).find((p) => PROFILES[p].syntaxes.includes('cii') && PROFILES[p].specification === id);
-  return hit ?? 'en16931';
+  return receivedProfile(guidelineId, 'cii') ?? 'en16931';
 }
 
 /** BG-1: each ram:IncludedNote, its texts (BT-22, several joined by a line break) and subject code (BT-21). */

@@ -18,7 +18,7 @@
 // - An unknown BT-24 (another CIUS, an older XRechnung, ZUGFeRD 1's comfort profile, none at all) is reported as it is
 //   (`profile: null`) and checked with its syntax's XSD and EN 16931 rules.
 import type { Profile } from '../model';
-import { PROFILES, UNKNOWN_SPECIFICATION_RULES, profileOfSpecification } from '../profiles';
+import { PROFILES, UNKNOWN_SPECIFICATION_RULES, receivedProfile } from '../profiles';
 import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
 import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
 import { WorkerPoolError } from '../../worker-pool';
@@ -167,10 +167,7 @@ export function recognise(root: XmlNode): Recognised {
     throw errors.unsupportedDocument(unsupported(root));
   }
   if (!specification) specification = undefined;
-  let profile: Profile | null = profileOfSpecification(specification) ?? null;
-  // A specification of the other syntax only (Peppol BIS in CII, a Factur-X profile in UBL) is no profile here.
-  if (profile && !PROFILES[profile].received[syntax]) profile = null;
-  return { syntax, documentType, specification, profile };
+  return { syntax, documentType, specification, profile: receivedProfile(specification, syntax) ?? null };
 }
 
 function unsupported(root: XmlNode): string {

@@ -6,17 +6,14 @@
 // amount): never a TypeError. Parties are read-parties.ts's, lines read-lines.ts's. Decides nothing, validates nothing.
 import type { EInvoice, PaymentInstructions, Profile, SupportingDocument, VatBreakdown } from '../model';
 import { Decimal } from '../../money/totals';
-import { PROFILES } from '../profiles';
+import { PROFILES, receivedProfile } from '../profiles';
 import { readDocumentAllowancesCharges, readLines } from './read-lines';
 import { readDelivery, readParty, readPayee, readTaxRepresentative } from './read-parties';
 import { amount, attr, category, decimal, defined, identifier, period, U, type XmlNode } from './read-xml';
 
 /** The profile a UBL document's CustomizationID (BT-24) names: Peppol BIS 3.0, XRechnung 3.0, else the norm. */
 export function ublProfile(customizationId: string | undefined): Profile {
-  const id = customizationId?.trim();
-  if (id === PROFILES.peppol.specification) return 'peppol';
-  if (id === PROFILES.xrechnung.specification) return 'xrechnung';
-  return 'en16931';
+  return receivedProfile(customizationId, 'ubl') ?? 'en16931';
 }
 
 /** BT-8 as the model holds it: UNTDID 2005 3 (invoice date), 35 (delivery date), 432 (payment date). */
