@@ -3,7 +3,7 @@
 // not an e-invoice, or not safe to read, is refused before any engine sees it; and the rules pool keeps its deadline
 // and never holds the main event loop.
 import fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { loadConfig } from '../../../server/config';
 import { DomainError } from '../../../server/errors';
@@ -49,21 +49,50 @@ function within(xml: string, tag: string, change: (part: string) => string): str
   return xml.slice(0, start) + change(xml.slice(start, end)) + xml.slice(end);
 }
 
-/** Runs `work` while measuring the main event loop's longest delay and the machine's own (a canary thread's). */
-async function loopWhile<T>(work: () => Promise<T>): Promise<{ ms: number; gap: number; machine: number; report: T }> {
+/** What the main thread saw while `work` ran: its event loop's longest delay, the machine's own (a canary thread's),
+ * the longest garbage collection of this process's heap (a pause of the whole suite's heap, not of the work), and the
+ * CPU time the main thread itself spent (the work's share of it: parsing, messages; never the rules). */
+interface LoopSeen<T> {
+  ms: number;
+  gap: number;
+  machine: number;
+  gc: number;
+  mainCpuMs: number;
+  report: T;
+}
+
+async function loopWhile<T>(work: () => Promise<T>): Promise<LoopSeen<T>> {
   const noise = new MachineNoise();
   const loop = monitorEventLoopDelay({ resolution: 5 });
+  let gc = 0;
+  const gcs = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gc = Math.max(gc, entry.duration);
+  });
   try {
+    gcs.observe({ entryTypes: ['gc'] });
     noise.reset();
     loop.enable();
+    // A turn of the loop first: the monitor records a delay only once its timer has run.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const cpu = process.threadCpuUsage();
     const started = performance.now();
     const report = await work();
     const ms = performance.now() - started;
+    const used = process.threadCpuUsage(cpu);
+    // One more turn of the loop, so that a delay just before the work's end is recorded too.
+    await new Promise((resolve) => setTimeout(resolve, 10));
     loop.disable();
-    return { ms, gap: loop.max / 1e6, machine: noise.read(), report };
+    const mainCpuMs = (used.user + used.system) / 1000;
+    return { ms, gap: loop.max / 1e6, machine: noise.read(), gc, mainCpuMs, report };
   } finally {
+    gcs.disconnect();
     await noise.stop();
   }
+}
+
+/** The line a loop test prints. */
+function seen(what: string, s: LoopSeen<unknown>): string {
+  return `      ${what} checked in ${s.ms.toFixed(0)} ms, ${s.mainCpuMs.toFixed(0)} ms of it on the main thread: main loop's longest delay ${s.gap.toFixed(1)} ms, machine's ${s.machine.toFixed(1)} ms, longest GC ${s.gc.toFixed(1)} ms`;
 }
 
 describe('checking received e-invoices (XSD and the official rules)', function () {
@@ -473,16 +502,18 @@ describe('checking received e-invoices (XSD and the official rules)', function (
     it('the main event loop keeps ticking while an invoice of 10,000 XML lines (300 invoice lines) is checked', async function () {
       const long = longInvoice(150);
       expect(long.split('\n').length).to.be.within(9_500, 10_500);
-      const { ms, gap, machine, report } = await loopWhile(() => check(long));
-      console.log(
-        `      10,000 XML lines (${(long.length / 1024).toFixed(0)} KiB, 300 invoice lines) checked in ${ms.toFixed(0)} ms: main loop's longest delay ${gap.toFixed(1)} ms, machine's ${machine.toFixed(1)} ms`,
-      );
-      expect(report.errors).to.deep.equal([]);
-      expect(setNames(report)).to.deep.equal(['UBL Invoice XSD', 'EN 16931 UBL', 'Peppol BIS Billing']);
-      expect(ms).to.be.above(500);
-      // The rules alone hold a thread for seconds, a parse of the whole text on the loop 50-150 ms: the loop must
-      // see neither (its delays beyond the machine's own stay under 100 ms on this loaded 2-core machine).
-      expect(gap - machine).to.be.below(100);
+      const s = await loopWhile(() => check(long));
+      console.log(seen(`10,000 XML lines (${(long.length / 1024).toFixed(0)} KiB, 300 invoice lines)`, s));
+      expect(s.report.errors).to.deep.equal([]);
+      expect(setNames(s.report)).to.deep.equal(['UBL Invoice XSD', 'EN 16931 UBL', 'Peppol BIS Billing']);
+      expect(s.ms).to.be.above(500);
+      // The rules hold a thread for seconds: none of that is the main thread's (it parses the text, 50-70 ms of CPU
+      // here, in slices, and passes messages).
+      expect(s.mainCpuMs).to.be.below(400);
+      // And the loop never waits for them: its delays beyond the machine's own and this process's garbage
+      // collections (which depend on the whole suite's heap) stay well under the seconds the rules take (15-30 ms
+      // here; the bound leaves room for a loaded CI machine, whose scheduler the canary samples only once).
+      expect(s.gap - Math.max(s.machine, s.gc)).to.be.below(250);
     });
 
     it('… and while an invoice of 10,000 invoice lines is checked: its rules stop at their deadline, reported', async function () {
@@ -490,14 +521,12 @@ describe('checking received e-invoices (XSD and the official rules)', function (
       const slow = new RulesPool({ rulesDir: config.rulesDir, workers: 1, timeoutMs: 3000, queueLimit: 8 });
       try {
         await slow.ready();
-        const { ms, gap, machine, report } = await loopWhile(() =>
-          checkReceived(huge, { xsd: xsd.validator, rules: slow }).then((c) => c.report),
-        );
-        console.log(
-          `      10,000 invoice lines (${(huge.length / 1024 / 1024).toFixed(1)} MiB) checked in ${ms.toFixed(0)} ms: main loop's longest delay ${gap.toFixed(1)} ms, machine's ${machine.toFixed(1)} ms`,
-        );
-        expect(report.errors.map((e) => e.rule)).to.deep.equal(['RULES-INCOMPLETE', 'RULES-INCOMPLETE']);
-        expect(gap - machine).to.be.below(100);
+        const s = await loopWhile(() => checkReceived(huge, { xsd: xsd.validator, rules: slow }).then((c) => c.report));
+        console.log(seen(`10,000 invoice lines (${(huge.length / 1024 / 1024).toFixed(1)} MiB)`, s));
+        expect(s.report.errors.map((e) => e.rule)).to.deep.equal(['RULES-INCOMPLETE', 'RULES-INCOMPLETE']);
+        // 12 MiB parsed on the main thread is a second of CPU and 130 MB of tree, in slices of 16 K characters: the
+        // loop still never waits for more than a slice and a collection of the young heap (50-120 ms here).
+        expect(s.gap - Math.max(s.machine, s.gc)).to.be.below(250);
       } finally {
         await slow.close();
       }
