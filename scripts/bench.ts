@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot } from '../server/config';
+import { PrintFirst } from '../server/print-first';
 import { BrowserPool, type PdfRenderer } from '../server/pdf/browser-pool';
 import { loadAssets } from '../server/assets';
 import { CREATOR, DocumentPipeline } from '../server/pipeline';
@@ -69,7 +70,10 @@ function publishedExample(): string {
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
 /** The service's print path for the published example without its logo (what write-and-print measures). */
-async function printJob(config: ReturnType<typeof loadConfig>): Promise<{ print: () => Promise<void>; close: () => Promise<void> }> {
+async function printJob(
+  config: ReturnType<typeof loadConfig>,
+): Promise<{ print: () => Promise<void>; printFirst: PrintFirst; close: () => Promise<void> }> {
+  const printFirst = new PrintFirst();
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
   const body = await pipeline.parse(FORM, Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, '')));
   const html = await pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
@@ -81,19 +85,31 @@ async function printJob(config: ReturnType<typeof loadConfig>): Promise<{ print:
     timeoutMs: config.renderTimeoutMs,
     maxRendersPerBrowser: 0,
     maxRendersPerPage: config.pageMaxRenders,
+    onPrinting: (printing) => printFirst.setPrinting(printing),
   });
   await pool.start();
   return {
+    printFirst,
     print: async () =>
       void (await pool.render(html.html, { format: 'letter', metadata: { title: html.title, author: html.author, creator: CREATOR } })),
-    close: () => pool.close(),
+    close: async () => {
+      printFirst.close();
+      await pool.close();
+    },
   };
 }
 
 async function validateSection(config: ReturnType<typeof loadConfig>): Promise<void> {
   const job = VALIDATE_SECONDS > 0 ? await printJob(config) : undefined;
   try {
-    await benchValidate({ config, rounds: VALIDATE_ROUNDS, seconds: VALIDATE_SECONDS, print: job?.print, printConcurrency: CONCURRENCY });
+    await benchValidate({
+      config,
+      rounds: VALIDATE_ROUNDS,
+      seconds: VALIDATE_SECONDS,
+      print: job?.print,
+      printFirst: job?.printFirst,
+      printConcurrency: CONCURRENCY,
+    });
     await benchConvert(config, VALIDATE_ROUNDS);
   } finally {
     await job?.close();

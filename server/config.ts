@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { PRINT_FIRST_DEFAULTS } from './print-first';
 
 export interface Limits {
   /** Largest accepted request body, in bytes. */
@@ -48,8 +49,10 @@ export interface Config {
   /** RULES_DIR was set: its rules must be there (else start-up stops). Unset, an instance without them (a Docker image
    * built without ../shared) starts without received e-invoices: they are answered 503 rules_unavailable. */
   rulesRequired: boolean;
-  /** Worker threads running the rule sets (each holds every rule set, parsed once). */
+  /** Worker processes running the rule sets (each holds every rule set, parsed once). */
   rulesWorkers: number;
+  /** The longest the rule workers are held at a time while PDFs print (print-first.ts); 0: never held. */
+  rulesHoldMs: number;
   /** Longest time one rule set may run on one document; the worker is then stopped and replaced. */
   rulesTimeoutMs: number;
   /** Rule set runs waiting for a worker beyond the running ones; more are refused as busy. */
@@ -203,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     // workers run at a lower CPU priority besides (rules/rules-pool.ts). See the README for the measurements.
     rulesWorkers: int('RULES_WORKERS', Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1, 64),
     rulesTimeoutMs: int('RULES_TIMEOUT_MS', 20000, 1000, 600000),
+    rulesHoldMs: int('RULES_HOLD_MS', PRINT_FIRST_DEFAULTS.maxPauseMs, 0, 10000),
     rulesQueueLimit: int('RULES_QUEUE_LIMIT', 64, 0, 100000),
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),

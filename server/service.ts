@@ -18,6 +18,7 @@ import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { loadAssets } from './assets';
 import { DocumentPipeline } from './pipeline';
+import { PrintFirst } from './print-first';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
 import { rulesAbsent } from './einvoice/rules/rule-sets';
@@ -53,6 +54,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   );
   let pdf = options.pdf;
   const metrics = createMetrics(() => pdf!.stats());
+  // While PDFs print, the rule checkers are held (print-first.ts).
+  const printFirst = new PrintFirst({ maxPauseMs: config.rulesHoldMs });
   if (!pdf) {
     const pool = new BrowserPool({
       executablePath: config.chromiumPath,
@@ -65,6 +68,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       rendererMaxRssMiB: config.rendererMaxRssMiB,
       onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
       onRender: (wait, render) => metrics.observeRender(wait, render),
+      onPrinting: (printing) => printFirst.setPrinting(printing),
     });
     try {
       await pool.start();
@@ -98,6 +102,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await keys.close();
     throw err;
   }
+  if (rules) printFirst.add(rules.pool);
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
   const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
@@ -162,6 +167,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       });
       reload?.close();
       await pdf.close();
+      printFirst.close();
       await rules?.release();
       await xsd.release();
       await keys.close();

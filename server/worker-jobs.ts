@@ -5,8 +5,9 @@
 // Jobs are plain data both ways (structured clone); an error comes back as its message and a flag saying whether it
 // was the domain's own refusal (`expected`) or a defect.
 // Must not know what the jobs are.
-import { parentPort, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import { WorkerPool } from './worker-pool';
+import { workerPort } from './worker-port';
 
 export { WorkerDeadlineError } from './worker-pool';
 
@@ -43,9 +44,10 @@ export function serveJobs<In, Out>(
     retireWhen?: () => boolean;
   } = {},
 ): void {
-  const port = parentPort!;
+  const port = workerPort();
   const retire = () => (opts.retireWhen?.() ? { retire: true } : {});
-  port.on('message', ({ id, input }: { id: number; input: In }) => {
+  port.onMessage((message) => {
+    const { id, input } = message as { id: number; input: In };
     Promise.resolve()
       .then(() => fn(input))
       .then(
@@ -67,7 +69,7 @@ export function serveJobsWhenLoaded<State, In, Out>(
   fn: (state: State, input: In) => Out | Promise<Out>,
   opts: { expected?: (err: unknown) => boolean; transfer?: (output: Out) => ArrayBuffer[] } = {},
 ): void {
-  const port = parentPort!;
+  const port = workerPort();
   load().then(
     (state) => {
       serveJobs((input: In) => fn(state, input), opts);

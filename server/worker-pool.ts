@@ -6,9 +6,12 @@
 // A worker that dies (crash, out of memory) fails the job it held and is replaced; the other jobs go on. Workers are
 // unref'd while they have nothing to do, so a pool never keeps a process alive. serveJobs() / serveJobsWhenLoaded()
 // (worker-jobs.ts) are the workers' side; jobs are plain data both ways (structured clone).
+// Workers are threads, or child processes (worker-process.ts) where the pool must be able to stop them in the middle of
+// a job: suspend() stops every worker holding a job (SIGSTOP) and its deadline with it, resume() lets them go on.
 // Must not know what the jobs are.
 import path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { WorkerProcess } from './worker-process';
 
 /** A job refused or stopped by the pool itself (not the job's own failure). `code` is the worker's own error code
  * when it died of one (`ERR_WORKER_OUT_OF_MEMORY` over its resourceLimits). */
@@ -36,8 +39,10 @@ export interface WorkerPoolOptions {
   file: string;
   /** Number of workers. */
   size: number;
-  /** Given to every worker (its `workerData`). */
+  /** Given to every worker (its `workerData`; JSON for processes). */
   workerData?: unknown;
+  /** Workers are child processes (worker-process.ts), which suspend() can stop; else threads. */
+  processes?: boolean;
   /** The workers post `{ ready: true }` (or `{ ready: false, error }`) once loaded; jobs wait for it. */
   announcesReady?: boolean;
   /** Workers start with the first job (and a dead one is replaced at the next job), not at construction. */
@@ -73,11 +78,28 @@ interface Job<In, Out> {
   reject: (err: Error) => void;
 }
 
+/** What the pool needs of a worker, thread or process. */
+interface PoolWorker {
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void;
+  terminate(): Promise<number>;
+  ref(): void;
+  unref(): void;
+  /** Process workers only: stop where it is, go on. */
+  pause?(): void;
+  resume?(): void;
+}
+
 interface Slot<In, Out> {
-  worker: Worker | undefined;
+  worker: PoolWorker | undefined;
   ready: boolean;
   job: Job<In, Out> | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** The running job's deadline (ms of the clock), while it runs; its time left while the pool is suspended. */
+  deadlineAt: number | undefined;
+  leftMs: number | undefined;
 }
 
 interface Answer<Out> {
@@ -105,6 +127,11 @@ export class WorkerPool<In, Out> {
   private loadError: Error | undefined;
   private readonly firstReady: Promise<void>;
   private settleFirst!: { resolve: () => void; reject: (err: Error) => void };
+  /** suspend() calls not yet matched by resume() (each holder of the pool suspends and resumes it on its own). */
+  private suspensions = 0;
+  private get suspended(): boolean {
+    return this.suspensions > 0;
+  }
 
   constructor(private readonly opts: WorkerPoolOptions) {
     this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({
@@ -112,6 +139,8 @@ export class WorkerPool<In, Out> {
       ready: false,
       job: undefined,
       timer: undefined,
+      deadlineAt: undefined,
+      leftMs: undefined,
     }));
     this.firstReady = new Promise((resolve, reject) => (this.settleFirst = { resolve, reject }));
     this.firstReady.catch(() => undefined);
@@ -155,6 +184,36 @@ export class WorkerPool<In, Out> {
     });
   }
 
+  /** Stops every worker that holds a job, where it is, and their deadlines with them; the jobs started while
+   * suspended are stopped as they start. Only process workers can be stopped: for threads it does nothing. Each
+   * call needs its resume(): the pool goes on when every suspension is resumed. */
+  suspend(): void {
+    if (!this.opts.processes || this.closed) return;
+    if (this.suspensions++ > 0) return;
+    const now = performance.now();
+    for (const slot of this.slots) if (slot.job) this.hold(slot, now);
+  }
+
+  /** Ends one suspension; with the last, the stopped workers go on, each with the time its deadline had left. */
+  resume(): void {
+    if (!this.suspended) return;
+    if (--this.suspensions > 0) return;
+    for (const slot of this.slots) {
+      if (!slot.job) continue;
+      slot.worker?.resume?.();
+      if (slot.leftMs !== undefined) this.arm(slot, slot.job, slot.leftMs);
+      slot.leftMs = undefined;
+    }
+  }
+
+  /** The process ids of process workers (diagnostics, tests); none for threads. */
+  processIds(): number[] {
+    return this.slots.flatMap((s) => {
+      const pid = (s.worker as { pid?: number } | undefined)?.pid;
+      return this.opts.processes && pid !== undefined ? [pid] : [];
+    });
+  }
+
   stats(): WorkerPoolStats {
     return {
       size: this.slots.length,
@@ -185,16 +244,21 @@ export class WorkerPool<In, Out> {
   private spawn(slot: Slot<In, Out>): void {
     const ts = __filename.endsWith('.ts');
     // Under tsx (development, tests) the worker needs the TypeScript loader too.
-    const worker = new Worker(`${this.opts.file}.${ts ? 'ts' : 'js'}`, {
-      workerData: this.opts.workerData,
-      execArgv: ts ? ['--require', 'tsx/cjs'] : [],
-      resourceLimits: this.opts.resourceLimits,
-    });
+    const file = `${this.opts.file}.${ts ? 'ts' : 'js'}`;
+    const execArgv = ts ? ['--require', 'tsx/cjs'] : [];
+    const worker: PoolWorker = this.opts.processes
+      ? new WorkerProcess(file, {
+          workerData: this.opts.workerData,
+          execArgv,
+          maxOldGenerationSizeMb: this.opts.resourceLimits?.maxOldGenerationSizeMb,
+        })
+      : new Worker(file, { workerData: this.opts.workerData, execArgv, resourceLimits: this.opts.resourceLimits });
     slot.worker = worker;
     slot.ready = !this.opts.announcesReady;
     // Referenced while it loads or works, so that a process waiting for it is not ended under it.
     if (slot.ready) worker.unref();
-    worker.on('message', (m: Answer<Out>) => {
+    worker.on('message', (message) => {
+      const m = message as Answer<Out>;
       if (slot.worker !== worker) return;
       if (m.ready !== undefined && m.id === undefined) return this.loaded(slot, worker, m);
       const job = slot.job;
@@ -241,7 +305,7 @@ export class WorkerPool<In, Out> {
   }
 
   /** A worker's load report. */
-  private loaded(slot: Slot<In, Out>, worker: Worker | undefined, m: Answer<Out>): void {
+  private loaded(slot: Slot<In, Out>, worker: PoolWorker | undefined, m: Answer<Out>): void {
     if (m.ready) {
       slot.ready = true;
       this.loadError = undefined;
@@ -279,17 +343,32 @@ export class WorkerPool<In, Out> {
       slot.job = job;
       const worker = slot.worker!;
       worker.ref();
-      if (job.timeoutMs !== undefined) {
-        const ms = job.timeoutMs;
-        const running = slot;
-        slot.timer = setTimeout(() => {
-          if (running.job !== job) return;
-          this.opts.onEvent?.('timeout', { ms });
-          this.stop(running, new WorkerDeadlineError(ms));
-        }, ms);
-      }
       worker.postMessage({ id: job.id, input: job.input }, job.transfer);
+      if (this.suspended) {
+        slot.leftMs = job.timeoutMs;
+        worker.pause?.();
+      } else if (job.timeoutMs !== undefined) this.arm(slot, job, job.timeoutMs);
     }
+  }
+
+  /** The job's deadline, `ms` from now: past it, the job fails and its worker is replaced. */
+  private arm(slot: Slot<In, Out>, job: Job<In, Out>, ms: number): void {
+    const total = job.timeoutMs ?? ms;
+    slot.deadlineAt = performance.now() + ms;
+    slot.timer = setTimeout(() => {
+      if (slot.job !== job) return;
+      this.opts.onEvent?.('timeout', { ms: total });
+      this.stop(slot, new WorkerDeadlineError(total));
+    }, ms);
+  }
+
+  /** Stops the slot's worker and keeps the time its job's deadline has left. */
+  private hold(slot: Slot<In, Out>, now: number): void {
+    slot.worker?.pause?.();
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.leftMs = slot.deadlineAt === undefined ? undefined : Math.max(0, slot.deadlineAt - now);
+    slot.deadlineAt = undefined;
   }
 
   private abort(job: Job<In, Out>): void {
@@ -327,6 +406,8 @@ export class WorkerPool<In, Out> {
   private clear(slot: Slot<In, Out>): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
+    slot.deadlineAt = undefined;
+    slot.leftMs = undefined;
     slot.job = undefined;
   }
 

@@ -19,6 +19,7 @@ import { RULE_SETS } from '../../server/einvoice/rules/rule-sets';
 import { RULES_NICENESS, RulesPool } from '../../server/einvoice/rules/rules-pool';
 import { acquireXsdValidator } from '../../server/einvoice/xsd-validator';
 import { parseXml } from '../../server/einvoice/xml-tree';
+import type { PrintFirst } from '../../server/print-first';
 import { longInvoice, officialExamples } from '../../test/helpers/received-invoices';
 import { closedLoop, fmt, summarize } from './measure';
 
@@ -30,6 +31,8 @@ export interface ValidateBenchOptions {
   seconds: number;
   /** Prints one PDF the service's way (the interference runs); absent: skipped. */
   print?: () => Promise<void>;
+  /** The print path's PDFs-first switch (print-first.ts), told by its render queue. */
+  printFirst?: PrintFirst;
   printConcurrency: number;
 }
 
@@ -132,7 +135,17 @@ export async function benchValidate(opts: ValidateBenchOptions): Promise<void> {
   await xsd.release();
 }
 
-/** PDFs printed alone and while a long invoice is checked, for 1 and 2 workers, at nice +0 and +RULES_NICENESS. */
+/** The contenders of the interference table: workers, their nice increment, held while PDFs print or not. */
+const INTERFERENCE: { workers: number; niceness: number; held: boolean }[] = [
+  { workers: 1, niceness: 0, held: false },
+  { workers: 1, niceness: RULES_NICENESS, held: false },
+  { workers: 1, niceness: RULES_NICENESS, held: true },
+  { workers: 2, niceness: RULES_NICENESS, held: false },
+  { workers: 2, niceness: RULES_NICENESS, held: true },
+];
+
+/** PDFs printed alone and while a long invoice is checked: 1 and 2 workers, at nice +0 and +RULES_NICENESS, held
+ * while PDFs print (the service's way, print-first.ts) or not. */
 async function interference(opts: ValidateBenchOptions, xsd: Parameters<typeof checkReceived>[1]['xsd']): Promise<void> {
   const long = longInvoice(150);
   const print = opts.print!;
@@ -140,43 +153,43 @@ async function interference(opts: ValidateBenchOptions, xsd: Parameters<typeof c
     `\nPDFs of others while an invoice of 10,000 XML lines (300 invoice lines, ${(long.length / 1024).toFixed(0)} KiB) is checked again and again: ${opts.printConcurrency} renders at a time, ${opts.seconds} s per contender in alternating rounds`,
   );
   console.log(
-    '\n| rules workers | nice | PDFs/s alone | PDFs/s while checking | p50 ms alone | p50 ms while checking | p99 ms while checking | PDF p50 × | checks done | check p50 ms |',
+    '\n| rules workers | nice | held while PDFs print | PDFs/s alone | PDFs/s while checking | p50 ms alone | p50 ms while checking | p99 ms while checking | PDF p50 × | checks done | check p50 ms |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const workers of [1, 2]) {
-    for (const niceness of [0, RULES_NICENESS]) {
-      const pool = await startPool(opts.config, workers, niceness);
-      await checkReceived(long, { xsd, rules: pool });
-      const checks: number[] = [];
-      const alone: number[] = [];
-      const busy: number[] = [];
-      let aloneSeconds = 0;
-      let busySeconds = 0;
-      await closedLoop(opts.printConcurrency, 2, print);
-      // Alternating rounds: PDFs alone, then PDFs while the invoice is checked back to back (the check in flight
-      // when the round ends finishes outside the measurement).
-      const round = Math.max(2, opts.seconds / 4);
-      for (let r = 0; r < Math.max(1, Math.round(opts.seconds / round)); r++) {
-        aloneSeconds += (await closedLoop(opts.printConcurrency, round, print, undefined, alone)).seconds;
-        let checking = true;
-        const background = (async () => {
-          while (checking) {
-            const t = performance.now();
-            await checkReceived(long, { xsd, rules: pool });
-            checks.push(performance.now() - t);
-          }
-        })();
-        busySeconds += (await closedLoop(opts.printConcurrency, round, print, undefined, busy)).seconds;
-        checking = false;
-        await background;
-      }
-      await pool.close();
-      const a = summarize(alone, aloneSeconds);
-      const b = summarize(busy, busySeconds);
-      const c = summarize(checks, 1);
-      console.log(
-        `| ${workers} | +${niceness} | ${fmt(a.throughput)} | ${fmt(b.throughput)} | ${fmt(a.p50)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${checks.length} | ${fmt(c.p50)} |`,
-      );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const { workers, niceness, held } of INTERFERENCE) {
+    const pool = await startPool(opts.config, workers, niceness);
+    const letGo = held ? opts.printFirst?.add(pool) : undefined;
+    await checkReceived(long, { xsd, rules: pool });
+    const checks: number[] = [];
+    const alone: number[] = [];
+    const busy: number[] = [];
+    let aloneSeconds = 0;
+    let busySeconds = 0;
+    await closedLoop(opts.printConcurrency, 2, print);
+    // Alternating rounds: PDFs alone, then PDFs while the invoice is checked back to back (the check in flight
+    // when the round ends finishes outside the measurement).
+    const round = Math.max(2, opts.seconds / 4);
+    for (let r = 0; r < Math.max(1, Math.round(opts.seconds / round)); r++) {
+      aloneSeconds += (await closedLoop(opts.printConcurrency, round, print, undefined, alone)).seconds;
+      let checking = true;
+      const background = (async () => {
+        while (checking) {
+          const t = performance.now();
+          await checkReceived(long, { xsd, rules: pool });
+          checks.push(performance.now() - t);
+        }
+      })();
+      busySeconds += (await closedLoop(opts.printConcurrency, round, print, undefined, busy)).seconds;
+      checking = false;
+      await background;
     }
+    letGo?.();
+    await pool.close();
+    const a = summarize(alone, aloneSeconds);
+    const b = summarize(busy, busySeconds);
+    const c = summarize(checks, 1);
+    console.log(
+      `| ${workers} | +${niceness} | ${held ? 'yes' : 'no'} | ${fmt(a.throughput)} | ${fmt(b.throughput)} | ${fmt(a.p50)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${checks.length} | ${fmt(c.p50)} |`,
+    );
   }
 }

@@ -23,6 +23,8 @@ export interface BrowserPoolOptions extends SupervisorOptions {
   maxRendersPerPage: number;
   /** After each successful render: time waited for a page, and time printing. */
   onRender?: (queueWaitMs: number, renderMs: number) => void;
+  /** Told when renders start being in flight (true) and when none is (false): print-first.ts. */
+  onPrinting?: (printing: boolean) => void;
 }
 
 class DeadlineError extends Error {}
@@ -38,7 +40,10 @@ export class BrowserPool implements PdfRenderer {
 
   constructor(private readonly opts: BrowserPoolOptions) {
     // Every waiter leaves at its deadline, so no backlog outlasts one: a client is never told to wait longer.
-    this.queue = new RenderQueue(opts.concurrency, opts.queueLimit, { maxRetryAfterSeconds: Math.ceil(opts.timeoutMs / 1000) });
+    this.queue = new RenderQueue(opts.concurrency, opts.queueLimit, {
+      maxRetryAfterSeconds: Math.ceil(opts.timeoutMs / 1000),
+      onBusy: opts.onPrinting,
+    });
     // The pages, plus a replacement opened beside each (page-set.ts), each in a renderer of its own.
     const rendererProcessLimit = opts.rendererProcessLimit ?? 2 * opts.concurrency + 2;
     this.browser = new BrowserSupervisor({ ...opts, rendererProcessLimit }, () => this.pages.forget());

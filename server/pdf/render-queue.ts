@@ -10,6 +10,8 @@ export interface RenderQueueOptions {
   defaultHoldMs?: number;
   /** The clock (ms), for tests. */
   now?: () => number;
+  /** Told when the first place is taken (true) and the last one freed (false): renders are in flight or not. */
+  onBusy?: (busy: boolean) => void;
 }
 
 /** The weight of each ended render in the moving average of hold times: about the last ten renders count. */
@@ -24,6 +26,9 @@ export class RenderQueue {
   private readonly maxRetryAfter: number;
   private readonly defaultHoldMs: number;
   private readonly now: () => number;
+  private readonly onBusy: ((busy: boolean) => void) | undefined;
+  /** What onBusy was last told. */
+  private busy = false;
 
   constructor(
     private readonly concurrency: number,
@@ -34,6 +39,7 @@ export class RenderQueue {
     // A one-page invoice holds its place for tens of ms here, a 1,000-line statement for about a second.
     this.defaultHoldMs = options.defaultHoldMs ?? 100;
     this.now = options.now ?? Date.now;
+    this.onBusy = options.onBusy;
   }
 
   get running(): number {
@@ -92,6 +98,13 @@ export class RenderQueue {
     return Math.min(this.maxRetryAfter, Math.max(1, Math.ceil(seconds)));
   }
 
+  private tellBusy(): void {
+    const busy = this.active > 0;
+    if (busy === this.busy) return;
+    this.busy = busy;
+    this.onBusy?.(busy);
+  }
+
   /** Wakes every waiter with a 503: the pool is closing. */
   close(): void {
     this.closed = true;
@@ -99,6 +112,7 @@ export class RenderQueue {
   }
 
   private slot(): () => void {
+    this.tellBusy();
     const since = this.now();
     let released = false;
     return () => {
@@ -108,7 +122,9 @@ export class RenderQueue {
       this.meanHoldMs = this.meanHoldMs === undefined ? held : this.meanHoldMs + EWMA_WEIGHT * (held - this.meanHoldMs);
       this.active--;
       const next = this.waiters.shift();
+      // A waiter woken takes the place over: no render in flight only when nobody waits.
       if (next) next();
+      else this.tellBusy();
     };
   }
 }

@@ -1,6 +1,7 @@
 // The worker pool (server/worker-pool.ts) under everything that can go wrong: a job past its deadline, a worker that
 // crashes or runs out of memory, a cancelled job, a full queue, workers that cannot load. Each time the job fails
 // cleanly, with a reason, and the next job works.
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { WorkerDeadlineError, WorkerPool, WorkerPoolError } from '../../server/worker-pool';
@@ -135,5 +136,112 @@ describe('the worker pool', function () {
     for (const err of [await running, await queued, await failure(p.run({ op: 'echo', value: 2 }))]) {
       expect((err as WorkerPoolError).reason).to.equal('closed');
     }
+  });
+});
+
+/** The process of a pool of one process worker. */
+function workerPid(p: WorkerPool<PoolJob, Out>): number {
+  const [pid] = p.processIds();
+  if (pid === undefined) throw new Error('no worker process');
+  return pid;
+}
+
+/** The scheduler state of a process (`T`: stopped), from /proc. */
+function processState(pid: number): string {
+  return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]!;
+}
+
+describe('the worker pool, workers as child processes', function () {
+  this.timeout(60_000);
+  const pools: WorkerPool<PoolJob, Out>[] = [];
+  const pool = (opts: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) => {
+    const p = new WorkerPool<PoolJob, Out>({ file: FILE, size: 1, announcesReady: true, processes: true, ...opts });
+    pools.push(p);
+    return p;
+  };
+  after(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+  });
+
+  it('runs jobs in processes of their own, with their data; a crash, a deadline and a failure as with threads', async function () {
+    const p = pool({ size: 2, workerData: { loadMs: 100 } });
+    await p.ready();
+    const outs = await Promise.all([p.run({ op: 'echo', value: { a: [1, new Uint8Array([7])] } }), p.run({ op: 'spin', ms: 100 })]);
+    expect(outs[0]!.value).to.deep.equal({ a: [1, new Uint8Array([7])] });
+    const pids = new Set(outs.map((o) => o.thread));
+    expect(pids.size).to.equal(2);
+    expect(pids.has(process.pid)).to.equal(false);
+    expect((await failure(p.run({ op: 'exit' }))).message).to.match(/exited \(3\)/);
+    expect(await failure(p.run({ op: 'spin', ms: 60_000 }, { timeoutMs: 200 }))).to.be.instanceOf(WorkerDeadlineError);
+    expect((await failure(p.run({ op: 'throw' }))).message).to.equal('the job failed');
+    expect((await p.run({ op: 'echo', value: 2 })).value).to.equal(2);
+    expect(await failure(pool({ workerData: { failLoad: 'no rules here' } }).ready())).to.have.property('message', 'no rules here');
+  });
+
+  it('suspend() stops a running job where it is (the process stopped), and its deadline with it; resume() lets it finish', async function () {
+    const p = pool({ timeoutMs: 1000 });
+    await p.ready();
+    const started = performance.now();
+    // 400 ms of the worker's CPU within a deadline of 1 s, held for 1.5 s in the middle: it still finishes.
+    const job = p.run({ op: 'cpu', ms: 400 });
+    await new Promise((r) => setTimeout(r, 100));
+    const pid = workerPid(p);
+    p.suspend();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(processState(pid), 'stopped').to.equal('T');
+    await new Promise((r) => setTimeout(r, 1400));
+    expect(processState(pid)).to.equal('T');
+    p.resume();
+    expect((await job).value).to.equal('worked');
+    expect(performance.now() - started).to.be.above(1900);
+  });
+
+  it('a job started while suspended waits stopped; suspensions nest (the pool goes on with the last resume)', async function () {
+    const p = pool({ timeoutMs: 5000 });
+    await p.ready();
+    p.suspend();
+    p.suspend();
+    let done = false;
+    const job = p.run({ op: 'cpu', ms: 50 }).then((out) => ((done = true), out));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(done).to.equal(false);
+    expect(processState(workerPid(p))).to.equal('T');
+    p.resume();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(done, 'one suspension left').to.equal(false);
+    p.resume();
+    expect((await job).value).to.equal('worked');
+  });
+
+  it('a stopped worker is killed all the same: cancelled, past its deadline on resume, or closed', async function () {
+    const p = pool({ timeoutMs: 300 });
+    await p.ready();
+    const controller = new AbortController();
+    const cancelled = failure(p.run({ op: 'cpu', ms: 60_000 }, { signal: controller.signal }));
+    await new Promise((r) => setTimeout(r, 100));
+    p.suspend();
+    const pid = workerPid(p);
+    controller.abort(new Error('client gone'));
+    expect((await cancelled).message).to.equal('client gone');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fs.existsSync(`/proc/${pid}`), 'the stopped process is gone').to.equal(false);
+    p.resume();
+    // Run 200 ms of its 300 ms deadline, then held far longer: once resumed, it fails after the 100 ms it had left.
+    await p.run({ op: 'echo', value: 'replacement loaded' });
+    const late = failure(p.run({ op: 'cpu', ms: 60_000 }));
+    await new Promise((r) => setTimeout(r, 200));
+    p.suspend();
+    await new Promise((r) => setTimeout(r, 600));
+    p.resume();
+    const resumed = performance.now();
+    expect(await late).to.be.instanceOf(WorkerDeadlineError);
+    expect(performance.now() - resumed).to.be.within(50, 250);
+    p.suspend();
+    const last = failure(p.run({ op: 'cpu', ms: 60_000 }));
+    await new Promise((r) => setTimeout(r, 200));
+    const stopped = workerPid(p);
+    await p.close();
+    expect(((await last) as WorkerPoolError).reason).to.equal('closed');
+    expect(fs.existsSync(`/proc/${stopped}`)).to.equal(false);
   });
 });

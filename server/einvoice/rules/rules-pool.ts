@@ -1,9 +1,10 @@
-// The official business rules, run in a pool of worker threads (rules-worker.ts on worker-pool.ts): every worker
+// The official business rules, run in a pool of worker processes (rules-worker.ts on worker-pool.ts): every worker
 // parses every rule set once at start-up, so any worker runs any rule set, and the rule sets of one document run in
 // parallel when there are several workers. A missing or unreadable rule file stops start-up with every problem listed;
 // a worker that crashes is replaced and its job fails; a rule set that runs past the deadline has its worker
-// terminated and replaced (a SaxonJS transform cannot be interrupted otherwise). The workers run at a lower CPU
-// priority than the rest of the process and Chromium: checking a long invoice must not slow the PDFs of others.
+// terminated and replaced (a SaxonJS transform cannot be interrupted otherwise). Checking a long invoice must not slow
+// the PDFs of others: the workers run at a lower CPU priority than the rest of the process and Chromium, and are
+// processes so that they can be stopped while PDFs print (suspend/resume, print-first.ts).
 // This is the main thread's only door to the rules; it knows where they are, not which apply to a document.
 // One pool per configuration serves the whole process (acquireRulesPool() hands out references; the last release()
 // stops it), as acquireXsdValidator() does for the schemas.
@@ -61,6 +62,7 @@ export class RulesPool {
       file: path.join(__dirname, 'rules-worker'),
       size: opts.workers,
       workerData: data,
+      processes: true,
       announcesReady: true,
       timeoutMs: opts.timeoutMs,
       queueLimit: opts.queueLimit,
@@ -84,6 +86,15 @@ export class RulesPool {
   run(set: RuleSetId, xml: string | Uint8Array, signal?: AbortSignal): Promise<SvrlFailure[]> {
     if (!RULE_SETS[set].file) return Promise.reject(new Error(`the rule set ${set} has no compiled rules`));
     return this.pool.run({ set, xml }, { signal });
+  }
+
+  /** Stops the workers' checks where they are, and their deadlines (print-first.ts: PDFs print). */
+  suspend(): void {
+    this.pool.suspend();
+  }
+
+  resume(): void {
+    this.pool.resume();
   }
 
   stats(): WorkerPoolStats {

@@ -1,20 +1,20 @@
-// Worker thread that runs the official business rules (rules-pool.ts starts a few of them). At start-up it parses
+// Worker process that runs the official business rules (rules-pool.ts starts a few of them). At start-up it parses
 // every rule set it is given once (SaxonJS SEF, JSON) with the code list files the rules read, warms each with one
 // transform, and lowers its own thread's CPU priority; then it runs one rule set on one document per job and answers
 // the SVRL failures. It must not know which rule sets apply to which document, nor change a document.
 import fs from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { workerData } from 'node:worker_threads';
 import SaxonJS from 'saxon-js';
 import { serveJobsWhenLoaded } from '../../worker-jobs';
+import { workerInput } from '../../worker-port';
 import type { RuleSetFiles } from './rule-sets';
 import { textOf } from '../shared-text';
 import { svrlFailures, type SvrlFailure } from './svrl';
 
 export interface RulesWorkerData {
   sets: (RuleSetFiles & { name: string; syntax: 'ubl' | 'cii' })[];
-  /** Added to this thread's nice value (Linux: per thread), so that Chromium and the event loop go first. */
+  /** Added to this worker's nice value (Linux: per thread), so that Chromium and the event loop go first. */
   niceness: number;
 }
 
@@ -49,7 +49,8 @@ function transform(set: Loaded, xml: string): string {
   return result.principalResult;
 }
 
-/** This thread's nice value raised by `by` (Linux reads the thread's id from /proc/thread-self; elsewhere nothing). */
+/** This thread's nice value raised by `by` (Linux reads the thread's id from /proc/thread-self; elsewhere nothing);
+ * in a worker process, the process's main thread. */
 function lowerPriority(by: number): void {
   if (by <= 0) return;
   try {
@@ -61,7 +62,7 @@ function lowerPriority(by: number): void {
 }
 
 async function load(): Promise<Map<string, Loaded>> {
-  const data = workerData as RulesWorkerData;
+  const data = workerInput<RulesWorkerData>();
   lowerPriority(data.niceness);
   const loaded = new Map<string, Loaded>();
   const problems: string[] = [];

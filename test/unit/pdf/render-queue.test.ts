@@ -72,3 +72,21 @@ describe('RenderQueue Retry-After', () => {
     expect(queue.drainRate).to.equal(2);
   });
 });
+
+describe('RenderQueue busy signal (print-first.ts)', () => {
+  it('says busy when the first place is taken and idle when the last is freed, not while a waiter takes a place over', async () => {
+    const told: boolean[] = [];
+    const queue = new RenderQueue(1, 8, { onBusy: (busy) => told.push(busy) });
+    const first = await queue.acquire(FAR);
+    expect(told).to.deep.equal([true]);
+    const waiting = queue.acquire(FAR);
+    first();
+    const second = await waiting;
+    expect(told, 'handed over, never idle').to.deep.equal([true]);
+    second();
+    second();
+    expect(told).to.deep.equal([true, false]);
+    (await queue.acquire(FAR))();
+    expect(told).to.deep.equal([true, false, true, false]);
+  });
+});
