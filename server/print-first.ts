@@ -19,7 +19,8 @@ export interface PrintFirstOptions {
 }
 
 /** Held 900 ms, then run 100 ms: a check gets a tenth of its time under a steady stream of PDFs, which print at
- * about 1.05x their pace alone (1.1x at 400 ms; 1.4-1.5x never held: README, "Received e-invoices", Speed). */
+ * about 1.03x their pace alone (1.15x held 400 ms at a time; 1.25-1.5x never held: README, "Received e-invoices",
+ * Speed). */
 export const PRINT_FIRST_DEFAULTS = { maxPauseMs: 900, minRunMs: 100 };
 
 export class PrintFirst {

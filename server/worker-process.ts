@@ -3,11 +3,15 @@
 // system can stop it and let it go on (SIGSTOP, SIGCONT) in the middle of a synchronous computation, which is how
 // background work gives the machine to PDFs (print-first.ts). Messages go over the IPC channel with the structured
 // clone algorithm (`serialization: 'advanced'`: typed arrays, shared ones copied); the worker's data goes in its
-// environment as JSON. A child ends when its channel closes, and every child still alive is killed when this process
-// exits, stopped or not. Must not know what the worker does.
-import { fork, type ChildProcess } from 'node:child_process';
+// environment as JSON. A child ends when its channel closes; every child still alive is killed when this process
+// exits, stopped or not; and where util-linux's setpriv is found (Debian has it), the kernel kills the child when
+// this process dies any other way (SIGKILL, a crash): a stopped child would otherwise wait for ever.
+// Must not know what the worker does.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 
 /** The environment variable a child process reads its worker data from (JSON). */
 export const WORKER_DATA_ENV = 'WORKER_PROCESS_DATA';
@@ -18,6 +22,19 @@ export interface WorkerProcessOptions {
   /** The child's V8 heap (MiB): over it, the child dies (its job fails as crashed). */
   maxOldGenerationSizeMb?: number;
 }
+
+/** util-linux's setpriv, which starts the child with a parent-death signal (PR_SET_PDEATHSIG), if on the PATH. */
+const SETPRIV = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .map((dir) => path.join(dir, 'setpriv'))
+  .find((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 
 /** Every child still alive: killed when this process exits (a stopped child would otherwise wait for ever). */
 const alive = new Set<ChildProcess>();
@@ -40,12 +57,15 @@ export class WorkerProcess extends EventEmitter {
     super();
     killAllOnExit();
     const heap = opts.maxOldGenerationSizeMb ? [`--max-old-space-size=${opts.maxOldGenerationSizeMb}`] : [];
-    this.child = fork(file, [], {
-      execArgv: [...(opts.execArgv ?? []), ...heap],
+    const execArgv = [...(opts.execArgv ?? []), ...heap];
+    const options = {
       env: { ...process.env, [WORKER_DATA_ENV]: JSON.stringify(opts.workerData ?? null) },
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+      serialization: 'advanced' as const,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
+    };
+    this.child = SETPRIV
+      ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', process.execPath, ...execArgv, file], options)
+      : fork(file, [], { ...options, execArgv });
     alive.add(this.child);
     this.child.on('message', (m) => this.emit('message', m));
     this.child.on('error', (err) => this.emit('error', err));

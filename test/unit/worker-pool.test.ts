@@ -1,6 +1,7 @@
 // The worker pool (server/worker-pool.ts) under everything that can go wrong: a job past its deadline, a worker that
 // crashes or runs out of memory, a cancelled job, a full queue, workers that cannot load. Each time the job fails
 // cleanly, with a reason, and the next job works.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -211,6 +212,21 @@ describe('the worker pool, workers as child processes', function () {
     expect(done, 'one suspension left').to.equal(false);
     p.resume();
     expect((await job).value).to.equal('worked');
+  });
+
+  it('a stopped worker dies with its pool’s process, even one killed at once (SIGKILL: no exit handler runs)', async function () {
+    const parent = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, '..', 'fixtures', 'workers', 'pool-parent.ts')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(processState(pid)).to.equal('T');
+    parent.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    // Gone, or a zombie until its new parent reaps it: never stopped, holding its memory.
+    const state = fs.existsSync(`/proc/${pid}`) ? processState(pid) : 'gone';
+    if (state === 'T') process.kill(pid, 'SIGKILL'); // the failure below must not leave it behind
+    expect(state).to.be.oneOf(['gone', 'Z']);
   });
 
   it('a stopped worker is killed all the same: cancelled, past its deadline on resume, or closed', async function () {
