@@ -507,9 +507,9 @@ describe('checking received e-invoices (XSD and the official rules)', function (
       expect(s.report.errors).to.deep.equal([]);
       expect(setNames(s.report)).to.deep.equal(['UBL Invoice XSD', 'EN 16931 UBL', 'Peppol BIS Billing']);
       expect(s.ms).to.be.above(500);
-      // The rules hold a thread for seconds: none of that is the main thread's (it parses the text, 50-70 ms of CPU
-      // here, in slices, and passes messages).
-      expect(s.mainCpuMs).to.be.below(400);
+      // The rules hold a thread for seconds (5 s here): none of that is the main thread's. It parses the text in
+      // slices and passes messages: 55-95 ms of CPU alone, 280 ms inside the whole suite (its collections count too).
+      expect(s.mainCpuMs).to.be.below(1000);
       // And the loop never waits for them: its delays beyond the machine's own and this process's garbage
       // collections (which depend on the whole suite's heap) stay well under the seconds the rules take (15-30 ms
       // here; the bound leaves room for a loaded CI machine, whose scheduler the canary samples only once).
