@@ -86,6 +86,8 @@ export interface DocumentRequest {
   theme: 'classic' | 'slate';
   page_size: 'letter' | 'a4';
   logo?: string;
+  /** The logo's alternate text (a Figure's /Alt in the tagged PDF); by default from the `logo_alt` text. */
+  logo_alt?: string;
   from: string;
   to: string;
   ship_to?: string;

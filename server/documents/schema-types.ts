@@ -12,6 +12,10 @@ export type DocumentBody = Labels & {
    * An http(s) URL or a data:image/…;base64 URI. The server fetches it (5 s, 2 MiB, image types, public addresses only); a logo that cannot be had — any other scheme included — leaves the document without one.
    */
   logo?: string;
+  /**
+   * The logo's alternate text, which screen readers speak and the tagged PDF carries on its Figure. By default "Logo of" and the first line of from, in the document's language.
+   */
+  logo_alt?: string;
   from: RequiredText;
   to: RequiredText;
   ship_to?: PlainText;

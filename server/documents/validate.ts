@@ -226,6 +226,7 @@ function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySe
     theme: pick('theme') ?? 'classic',
     page_size: pick('page_size') ?? 'letter',
     logo: pick('logo'),
+    logo_alt: pick('logo_alt'),
     from: doc.from,
     to: doc.to,
     ship_to: pick('ship_to'),

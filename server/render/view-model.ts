@@ -62,6 +62,8 @@ export interface DocumentView {
   header: string;
   number?: LabelledValue;
   logo?: string;
+  /** The logo's alternate text (the logo_alt field, else "Logo of" and the first line of from). */
+  logoAlt: string;
   fromName: string;
   fromRest: string;
   to: { title: string; text: string };
@@ -259,6 +261,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     header,
     number: doc.number ? { label: label('number_title'), value: doc.number } : undefined,
     logo: ctx.logoDataUri,
+    logoAlt: doc.logo_alt ?? catalogues.text(lang, 'logo_alt', { name: fromLines[0]!.trim() }),
     fromName: fromLines[0]!,
     fromRest: fromLines.slice(1).join('\n'),
     to: { title: label('to_title'), text: doc.to },

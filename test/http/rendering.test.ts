@@ -6,10 +6,24 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { isPdf, pdfFlatText, pdfImageCount, pdfInfo, pdfPageCount, pdfText } from '../helpers/pdf';
+import { qpdfJson, str } from '../helpers/pdfa-reader';
 import { solidPng } from '../helpers/png';
 import { post, sharedService, tempDir, type TestService } from '../helpers/service';
 
 const BASE = { from: 'Nikolaus Ltd', to: 'Acme, Corp.', items: [{ name: 'Starter plan', quantity: 1, unit_cost: 99 }] };
+
+/** The alternate texts of the Figures in the PDF's structure tree (qpdf's JSON of every object). */
+function figureAlts(pdf: Uint8Array): string[] {
+  const file = path.join(tempDir('figures'), 'doc.pdf');
+  fs.writeFileSync(file, pdf);
+  const { objects } = qpdfJson(file);
+  const alts: string[] = [];
+  for (const o of objects.values()) {
+    const d = o.value as Record<string, unknown> | null;
+    if (d && typeof d === 'object' && d['/S'] === '/Figure') alts.push(str(d['/Alt'] as string));
+  }
+  return alts;
+}
 
 async function pdfOf(service: TestService, body: unknown, headers: Record<string, string> = {}): Promise<Uint8Array> {
   const res = await post(service, body, { headers });
@@ -174,6 +188,18 @@ describe('rendering (real Chromium)', function () {
     it('a data: URI logo is inlined', async function () {
       const pdf = await pdfOf(service, { ...BASE, logo: `data:image/png;base64,${solidPng(10, 10).toString('base64')}` });
       expect(pdfImageCount(pdf)).to.equal(1);
+    });
+
+    it('is a Figure with its alternate text: "Logo of" and the first line of from in the document’s language, or logo_alt as sent', async function () {
+      const logo = `data:image/png;base64,${solidPng(10, 10).toString('base64')}`;
+      const from = 'Bäckerei Müller GmbH\nHauptstraße 1\n10115 Berlin';
+      expect(figureAlts(await pdfOf(service, { ...BASE, from, logo }))).to.deep.equal(['Logo of Bäckerei Müller GmbH']);
+      expect(figureAlts(await pdfOf(service, { ...BASE, from, logo }, { 'accept-language': 'de-DE' }))).to.deep.equal([
+        'Logo von Bäckerei Müller GmbH',
+      ]);
+      const alt = 'Müller — Brot seit 1920 · مخبز';
+      expect(figureAlts(await pdfOf(service, { ...BASE, from, logo, logo_alt: alt }))).to.deep.equal([alt]);
+      expect(figureAlts(await pdfOf(service, { ...BASE, from }))).to.deep.equal([]);
     });
 
     it('an unresolvable host, a 404, a non-image or a slow host leaves the document without a logo', async function () {
