@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot } from '../server/config';
 import { PrintFirst } from '../server/print-first';
-import { BrowserPool, type PdfRenderer } from '../server/pdf/browser-pool';
+import { BrowserPool, type BrowserPoolOptions, type PdfRenderer } from '../server/pdf/browser-pool';
 import { loadAssets } from '../server/assets';
 import { CREATOR, DocumentPipeline } from '../server/pipeline';
 import { BARE_INVOICE, startNaiveFloor, startSlowImageServer } from './bench/contenders';
@@ -69,6 +69,19 @@ function publishedExample(): string {
 
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
+/** A BrowserPool as the service's, CONCURRENCY pages, never restarted for its render count. */
+function benchPool(config: ReturnType<typeof loadConfig>, opts: Pick<BrowserPoolOptions, 'maxRendersPerPage' | 'onPrinting'>): BrowserPool {
+  return new BrowserPool({
+    executablePath: config.chromiumPath,
+    sandbox: config.chromiumSandbox,
+    concurrency: CONCURRENCY,
+    queueLimit: 1000,
+    timeoutMs: config.renderTimeoutMs,
+    maxRendersPerBrowser: 0,
+    ...opts,
+  });
+}
+
 /** The service's print path for the published example without its logo (what write-and-print measures). */
 async function printJob(
   config: ReturnType<typeof loadConfig>,
@@ -77,16 +90,7 @@ async function printJob(
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
   const body = await pipeline.parse(FORM, Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, '')));
   const html = await pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
-  const pool = new BrowserPool({
-    executablePath: config.chromiumPath,
-    sandbox: config.chromiumSandbox,
-    concurrency: CONCURRENCY,
-    queueLimit: 1000,
-    timeoutMs: config.renderTimeoutMs,
-    maxRendersPerBrowser: 0,
-    maxRendersPerPage: config.pageMaxRenders,
-    onPrinting: (printing) => printFirst.setPrinting(printing),
-  });
+  const pool = benchPool(config, { maxRendersPerPage: config.pageMaxRenders, onPrinting: (printing) => printFirst.setPrinting(printing) });
   await pool.start();
   return {
     printFirst,
@@ -134,16 +138,8 @@ async function validateSection(config: ReturnType<typeof loadConfig>): Promise<v
   const statementHtml = await htmlOf(structuredClone(STATEMENT));
 
   // The previous print path: the service's renderer (same Chromium, flags and pages), each document written whole.
-  const writer = new BrowserPool({
-    executablePath: config.chromiumPath,
-    sandbox: config.chromiumSandbox,
-    concurrency: CONCURRENCY,
-    queueLimit: 1000,
-    timeoutMs: config.renderTimeoutMs,
-    maxRendersPerBrowser: 0,
-    // That path's own setting: a page written whole, document after document, slowed down with use.
-    maxRendersPerPage: 100,
-  });
+  // That path's own setting: a page written whole, document after document, slowed down with use.
+  const writer = benchPool(config, { maxRendersPerPage: 100 });
   await writer.start();
   const writeAndPrint = async () => {
     await writer.render(invoiceHtml.html, {

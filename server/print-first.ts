@@ -19,8 +19,8 @@ export interface PrintFirstOptions {
 }
 
 /** Held 900 ms, then run 100 ms: a check gets a tenth of its time under a steady stream of PDFs, which print at
- * about 1.03x their pace alone (1.15x held 400 ms at a time; 1.25-1.5x never held: README, "Received e-invoices",
- * Speed). */
+ * 1.03-1.15x their pace alone with one worker (1.10x held at most 400 ms at a time; 1.25-1.5x never held: README,
+ * "Received e-invoices", Speed). */
 export const PRINT_FIRST_DEFAULTS = { maxPauseMs: 900, minRunMs: 100 };
 
 export class PrintFirst {
@@ -32,7 +32,7 @@ export class PrintFirst {
   /** The end of the current hold (held) or of the current run owed to the pools (not held). */
   private timer: NodeJS.Timeout | undefined;
   private owed = false;
-  /** Holds so far and the time they took (ms), for /metrics and tests. */
+  /** Holds so far and the time they took (ms), for tests. */
   readonly stats = { holds: 0, heldMs: 0 };
   private heldSince = 0;
 

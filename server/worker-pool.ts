@@ -87,7 +87,8 @@ interface PoolWorker {
   terminate(): Promise<number>;
   ref(): void;
   unref(): void;
-  /** Process workers only: stop where it is, go on. */
+  /** Process workers only: the process id; stop where it is, go on. */
+  readonly pid?: number;
   pause?(): void;
   resume?(): void;
 }
@@ -209,8 +210,8 @@ export class WorkerPool<In, Out> {
   /** The process ids of process workers (diagnostics, tests); none for threads. */
   processIds(): number[] {
     return this.slots.flatMap((s) => {
-      const pid = (s.worker as { pid?: number } | undefined)?.pid;
-      return this.opts.processes && pid !== undefined ? [pid] : [];
+      const pid = s.worker?.pid;
+      return pid !== undefined ? [pid] : [];
     });
   }
 

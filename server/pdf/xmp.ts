@@ -6,7 +6,7 @@
 // Factur-X_extension_schema.xmp); test/unit/pdf/xmp.test.ts checks that the two say the same.
 
 /** The namespace of the Factur-X XMP properties (with its trailing '#', as the Factur-X specification writes it). */
-const FX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
+export const FX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
 
 /** The fx: properties the extension schema declares: name, value type, category and description, in its order. */
 const FX_PROPERTIES: readonly { name: string; valueType: string; category: string; description: string }[] = [

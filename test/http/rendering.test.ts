@@ -200,6 +200,15 @@ describe('rendering (real Chromium)', function () {
       const alt = 'Müller — Brot seit 1920 · مخبز';
       expect(figureAlts(await pdfOf(service, { ...BASE, from, logo, logo_alt: alt }))).to.deep.equal([alt]);
       expect(figureAlts(await pdfOf(service, { ...BASE, from }))).to.deep.equal([]);
+      for (const logo_alt of ['x'.repeat(301), { text: 'a' }, ['a']]) {
+        const res = await post(service, { ...BASE, logo, logo_alt });
+        const body = (await res.json()) as { code: string; details: { field: string }[] };
+        expect([res.status, body.code, body.details.map((d) => d.field)], JSON.stringify(logo_alt)).to.deep.equal([
+          400,
+          'validation_failed',
+          ['logo_alt'],
+        ]);
+      }
     });
 
     it('an unresolvable host, a 404, a non-image or a slow host leaves the document without a logo', async function () {

@@ -26,6 +26,8 @@ import { shareText } from '../shared-text';
 import { DEFAULT_XML_LIMITS, parseXmlYielding, type XmlLimits, type XmlNode } from '../xml-tree';
 import type { XsdProblem, XsdRoot, XsdValidator } from '../xsd-validator';
 import { errors } from '../../errors';
+import { NS as CII_NS } from '../cii/cii-xml';
+import { NS as UBL_NS } from '../ubl/ubl-xml';
 
 export type Syntax = 'ubl' | 'cii';
 export type DocumentType = 'invoice' | 'credit_note';
@@ -96,11 +98,12 @@ export interface CheckOptions {
   limits?: XmlLimits;
 }
 
-const UBL_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-const UBL_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
-const UBL_CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
-const CII_RSM = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
-const CII_RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
+// The namespaces the writers use (ubl-xml.ts, cii-xml.ts).
+const UBL_INVOICE = UBL_NS.Invoice;
+const UBL_CREDIT_NOTE = UBL_NS.CreditNote;
+const UBL_CBC = UBL_NS.cbc;
+const CII_RSM = CII_NS.rsm;
+const CII_RAM = CII_NS.ram;
 
 /** UNTDID 1001's credit note codes among those EN 16931 allows (BR-CL-01). */
 export const CREDIT_NOTE_TYPE_CODES: ReadonlySet<string> = new Set([

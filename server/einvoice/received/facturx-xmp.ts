@@ -13,6 +13,7 @@ import { fatal, warning, type Check } from './pdf-check';
 import { decodeBounded } from './pdf-bounds';
 import { name, nameAt, streamAt, where } from './pdf-objects';
 import type { InvoiceName } from './pdf-attachment';
+import { FX_NAMESPACE } from '../../pdf/xmp';
 import { PDFAID, prop, readXmp, type XmpPacket } from './xmp-read';
 
 export interface Declared {
@@ -21,7 +22,7 @@ export interface Declared {
   version?: string;
 }
 
-const FACTUR_X = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
+const FACTUR_X = FX_NAMESPACE; // the namespace the service's own Factur-X files declare
 const ZUGFERD_2 = 'urn:zugferd:pdfa:CrossIndustryDocument:invoice:2p0#';
 const ZUGFERD_1 = 'urn:ferd:pdfa:CrossIndustryDocument:invoice:1p0#';
 
