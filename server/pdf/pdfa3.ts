@@ -1,7 +1,9 @@
-// The PDF/A-3b packaging of a Factur-X / ZUGFeRD invoice: Chromium's invoice PDF (tagged, fonts embedded, with the
-// Info dictionary server/pdf/metadata.ts appended) rewritten as PDF 1.7 with an XMP packet (server/pdf/xmp.ts), an
-// Info dictionary equal to it, an sRGB OutputIntent, a trailer /ID and the invoice XML as an associated file
-// (/AF, /AFRelationship, /Names /EmbeddedFiles). The page content, fonts and structure tree are kept as they are.
+// The PDF/A-3 packaging of a Factur-X / ZUGFeRD invoice: the service's invoice PDF (tagged, fonts embedded, already
+// a PDF/A-3a and PDF/UA-1 by server/pdf/archive.ts) rewritten as PDF 1.7 with an XMP packet (server/pdf/xmp.ts)
+// that adds the fx: properties to what the input declared (its conformance level and PDF/UA; B and no PDF/UA for an
+// input that declared nothing), an Info dictionary equal to it, an sRGB OutputIntent, a trailer /ID and the invoice
+// XML as an associated file (/AF, /AFRelationship, /Names /EmbeddedFiles). The page content, fonts and structure
+// tree are kept as they are; the input's own XMP and OutputIntent are replaced, not left behind.
 // A pure function: no HTTP, no invoice knowledge beyond what it is given; it does not build or check the XML, and it
 // does not make content conform that Chromium did not (colour spaces, transparency: see the README).
 // The PDF structure is handled by @cantoo/pdf-lib (a maintained fork of pdf-lib). Its own convertToPDFA() is not
@@ -10,6 +12,8 @@
 import { createHash } from 'node:crypto';
 import {
   EncryptedPDFError,
+  PDFArray,
+  PDFRawStream,
   getDefaultSRGBProfile,
   PDFDict,
   PDFDocument,
@@ -18,8 +22,9 @@ import {
   PDFName,
   PDFString,
   type PDFContext,
-  type PDFRef,
+  PDFRef,
 } from '@cantoo/pdf-lib';
+import { SRGB_CONDITION } from './archive';
 import { pdfDateText } from './metadata';
 import { buildXmp, xmlSafeText } from './xmp';
 
@@ -41,9 +46,6 @@ export interface PdfA3Input {
 
 /** The input cannot be made into a PDF/A-3 (unreadable, encrypted, or already carrying attachments). */
 export class PdfA3Error extends Error {}
-
-/** The output condition of the OutputIntent: the ICC's own name for the profile it embeds. */
-const SRGB_CONDITION = 'sRGB IEC61966-2.1';
 
 /** A PDF date for the Info dictionary and /Params: UTC to the second, the same instant as the XMP dates. */
 function pdfDate(date: Date): PDFString {
@@ -127,6 +129,28 @@ function outputIntent(context: PDFContext): PDFDict {
   });
 }
 
+/**
+ * What the input's XMP declared (archive.ts writes PDF/A-3 level A and PDF/UA-1 for the service's own PDFs), and the
+ * input's XMP stream and OutputIntent profiles removed from the file: this rewrite writes its own.
+ */
+function takeDeclared(context: PDFContext, catalog: PDFDict): { conformance: 'A' | 'B'; pdfua: boolean } {
+  const ref = catalog.get(PDFName.of('Metadata'));
+  const old = ref instanceof PDFRef ? context.lookup(ref) : undefined;
+  const text = old instanceof PDFRawStream ? Buffer.from(old.contents).toString('utf8') : '';
+  if (ref instanceof PDFRef) context.delete(ref);
+  const intents = catalog.lookupMaybe(PDFName.of('OutputIntents'), PDFArray);
+  for (const intent of intents?.asArray() ?? []) {
+    const profile = (context.lookup(intent) as PDFDict | undefined)?.get(PDFName.of('DestOutputProfile'));
+    if (profile instanceof PDFRef) context.delete(profile);
+    if (intent instanceof PDFRef) context.delete(intent);
+  }
+  const tagged = catalog.has(PDFName.of('StructTreeRoot'));
+  return {
+    conformance: tagged && /<pdfaid:conformance>A</.test(text) ? 'A' : 'B',
+    pdfua: tagged && /<pdfuaid:part>1</.test(text),
+  };
+}
+
 /** The Info values without what XML cannot carry: the Info dictionary and the XMP get the same text. */
 function xmlSafeInfo(info: PdfA3Input['info']): PdfA3Input['info'] {
   const opt = (value?: string) => (value === undefined ? undefined : xmlSafeText(value));
@@ -158,9 +182,13 @@ export async function toPdfA3(input: PdfA3Input): Promise<Uint8Array> {
   dropOldInfo(context);
   context.trailerInfo.Info = context.register(infoDict(context, info, date));
 
+  const declared = takeDeclared(context, catalog);
+  const lang = catalog.get(PDFName.of('Lang'));
   const xmp = buildXmp({
     ...info,
     date,
+    ...declared,
+    language: lang instanceof PDFString || lang instanceof PDFHexString ? lang.decodeText() : undefined,
     facturX: { ...input.facturX, fileName: input.attachment.name },
   });
   // Uncompressed, so that any reader (and PDF/A's rule for the metadata stream) can read the packet as it is.

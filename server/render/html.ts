@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import type { FontSet, InlineFace } from './fonts';
+import { blockLanguage } from './script-language';
 import type { DocumentView } from './view-model';
 
 export class TemplateLoadError extends Error {
@@ -89,6 +90,12 @@ export function loadHtmlRenderer(opts: {
 }): HtmlRenderer {
   const problems: string[] = [];
   const hbs = Handlebars.create();
+  // `{{langOf text}}` after a block's other attributes: ` lang="…"` when the text is in another script than the
+  // document's language (script-language.ts), so that the tagged PDF marks the block's language.
+  hbs.registerHelper('langOf', (text: unknown, options: Handlebars.HelperOptions) => {
+    const lang = blockLanguage(String(text ?? ''), String((options.data as { root: { view: DocumentView } }).root.view.lang));
+    return lang ? new hbs.SafeString(` lang="${lang}"`) : '';
+  });
   const compile = (name: string, source: string | undefined): HandlebarsTemplateDelegate | undefined => {
     if (source === undefined) {
       problems.push(`${name} is missing`);

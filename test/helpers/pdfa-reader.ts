@@ -7,6 +7,7 @@ export const XMP_NS = {
   x: 'adobe:ns:meta/',
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
   pdfaid: 'http://www.aiim.org/pdfa/ns/id/',
+  pdfuaid: 'http://www.aiim.org/pdfua/ns/id/',
   dc: 'http://purl.org/dc/elements/1.1/',
   pdf: 'http://ns.adobe.com/pdf/1.3/',
   xmp: 'http://ns.adobe.com/xap/1.0/',
@@ -19,7 +20,9 @@ export const XMP_NS = {
 const PROPS = [
   'pdfaid:part',
   'pdfaid:conformance',
+  'pdfuaid:part',
   'dc:title',
+  'dc:language',
   'dc:creator',
   'dc:description',
   'pdf:Producer',

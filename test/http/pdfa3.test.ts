@@ -1,4 +1,4 @@
-// The PDF/A-3b packaging of a real invoice PDF: the service prints examples/invoice.json with Chromium, toPdfA3()
+// The PDF/A-3 packaging of a real invoice PDF: the service prints examples/invoice.json with Chromium, toPdfA3()
 // attaches a CII document, and every PDF/A-3 requirement the README lists as checked is read back FROM THE FILE
 // with qpdf (--check, --json), pdfinfo, pdfdetach, pdffonts and pdftotext, never from the objects the code built.
 // No PDF/A validator runs here: what these checks cannot see is listed in the README.
@@ -68,7 +68,7 @@ const tool = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { maxBu
 /** A PDF date (D:YYYYMMDDHHmmSSZ) as the instant it names. */
 const pdfInstant = (d: string) => new Date(d.replace(/^D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z')).getTime();
 
-describe('PDF/A-3b packaging of a Chromium invoice (toPdfA3)', function () {
+describe('PDF/A-3 packaging of a Chromium invoice (toPdfA3)', function () {
   this.timeout(120000);
   let original: Buffer;
   let originalFile: string;
@@ -97,14 +97,16 @@ describe('PDF/A-3b packaging of a Chromium invoice (toPdfA3)', function () {
     expect(fx.pdf.trailer['/ID']).to.deep.equal([`b:${id![1]!.toLowerCase()}`, `b:${id![1]!.toLowerCase()}`]);
   });
 
-  it('has an uncompressed /Metadata XMP stream that declares PDF/A-3b, the fx: properties and their extension schema', function () {
+  it('has an uncompressed /Metadata XMP stream that declares PDF/A-3a and PDF/UA-1 (kept from the service’s PDF), the fx: properties and their extension schema', function () {
     const meta = fx.pdf.dict(fx.catalog['/Metadata']);
     expect(meta['/Type']).to.equal('/Metadata');
     expect(meta['/Subtype']).to.equal('/XML');
     expect(meta).to.not.have.property('/Filter');
     expect(fx.xmp.props).to.include({
       'pdfaid:part': '3',
-      'pdfaid:conformance': 'B',
+      'pdfaid:conformance': 'A',
+      'pdfuaid:part': '1',
+      'dc:language': 'en-US',
       'fx:DocumentType': 'INVOICE',
       'fx:DocumentFileName': 'factur-x.xml',
       'fx:Version': '1.0',

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { withMetadata } from '../../../server/pdf/metadata';
+import { archivePdf } from '../../../server/pdf/archive';
 import { PdfA3Error, toPdfA3, type PdfA3Input } from '../../../server/pdf/pdfa3';
 import { pdfInfo } from '../../helpers/pdf';
 import { smallPdf as writeSmallPdf } from '../../helpers/small-pdf';
@@ -42,8 +42,8 @@ function write(bytes: Uint8Array, name: string): string {
 
 describe('PDF/A-3 packager (small PDFs)', function () {
   it("replaces the last incremental update's Info with one equal to the XMP, in Arabic and Chinese too", async function () {
-    // Chromium's PDF with server/pdf/metadata.ts's incremental update: two Info dictionaries, the later one in force.
-    const chromium = withMetadata(smallPdf(), { title: 'Invoice 7 (update)', author: 'x' }, 'docgen', new Date('2021-01-01T00:00:00Z'));
+    // Chromium's PDF with server/pdf/archive.ts's incremental update: two Info dictionaries, the later one in force.
+    const chromium = archivePdf(smallPdf(), { title: 'Invoice 7 (update)', author: 'x' }, 'docgen', new Date('2021-01-01T00:00:00Z'));
     const title = 'فاتورة رقم ٧ — 发票 第7号 (Q4) & <final>';
     const author = 'Müller & Söhne — 北京贸易有限公司';
     const out = await toPdfA3(input(chromium, { title, author, subject: 'شركة النور', keywords: '发票, invoice' }));
@@ -70,6 +70,13 @@ describe('PDF/A-3 packager (small PDFs)', function () {
     const producers = [...pdf.objects.values()].filter((o) => o.value && typeof o.value === 'object' && '/Producer' in o.value);
     expect(producers).to.have.length(1);
     expect(catalog['/Lang']).to.equal('u:en-US');
+    // The archive update's XMP and sRGB profile are replaced, not left behind: one of each in the file.
+    const streams = [...pdf.objects.values()].filter((o) => o.dict);
+    expect(streams.filter((o) => o.dict!['/Type'] === '/Metadata')).to.have.length(1);
+    expect(streams.filter((o) => o.dict!['/N'] === 3)).to.have.length(1);
+    // A small PDF has no structure tree: level B and no PDF/UA claim, whatever the input's XMP said.
+    expect(props['pdfaid:conformance']).to.equal('B');
+    expect(props).to.not.have.property('pdfuaid:part');
   });
 
   it('writes the same cleaned text into the Info and the XMP when the title has characters XML cannot carry', async function () {

@@ -16,10 +16,12 @@ const fields: XmpFields = {
   creator: 'docgen-service',
   producer: 'docgen-service (Chromium)',
   date: new Date('2026-11-02T10:00:00.789Z'),
+  conformance: 'B',
+  pdfua: false,
   facturX: { documentType: 'INVOICE', fileName: 'factur-x.xml', version: '1.0', conformanceLevel: 'EN 16931' },
 };
 
-describe('XMP packet (PDF/A-3b, Factur-X)', function () {
+describe('XMP packet (PDF/A-3, PDF/UA-1, Factur-X)', function () {
   it('declares PDF/A-3b and carries every given field, dates to the second in UTC', async function () {
     const xmp = buildXmp(fields);
     expect(xmp.startsWith('<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>')).to.equal(true);
@@ -60,6 +62,38 @@ describe('XMP packet (PDF/A-3b, Factur-X)', function () {
     const fx = (read: typeof ours) => Object.keys(read.props).filter((k) => k.startsWith('fx:'));
     expect(fx(published)).to.have.length(4);
     expect(fx(ours)).to.have.members(fx(published));
+  });
+
+  it('declares PDF/A-3a and PDF/UA-1 with the pdfuaid: extension schema, and the language, for every PDF', async function () {
+    const { facturX: _, ...plain } = fields;
+    const read = await readXmp(buildXmp({ ...plain, conformance: 'A', pdfua: true, language: 'de-CH' }));
+    expect(read.props['pdfaid:part']).to.equal('3');
+    expect(read.props['pdfaid:conformance']).to.equal('A');
+    expect(read.props['pdfuaid:part']).to.equal('1');
+    expect(read.props['dc:language']).to.equal('de-CH');
+    expect(Object.keys(read.props).filter((k) => k.startsWith('fx:'))).to.deep.equal([]);
+    expect(read.schemas).to.deep.equal([
+      {
+        schema: 'PDF/UA identification schema',
+        namespaceURI: 'http://www.aiim.org/pdfua/ns/id/',
+        prefix: 'pdfuaid',
+        properties: [
+          {
+            name: 'part',
+            valueType: 'Integer',
+            category: 'internal',
+            description: 'Indicates, which part of ISO 14289 standard is followed',
+          },
+        ],
+      },
+    ]);
+    // With Factur-X, both schemas are declared, the published one unchanged.
+    const both = await readXmp(buildXmp({ ...fields, conformance: 'A', pdfua: true }));
+    expect(both.schemas.map((x) => x.prefix)).to.deep.equal(['pdfuaid', 'fx']);
+    // Without PDF/UA, neither the property nor its schema.
+    const neither = await readXmp(buildXmp({ ...plain, conformance: 'B', pdfua: false }));
+    expect(neither.props).to.not.have.any.keys('pdfuaid:part', 'dc:language');
+    expect(neither.schemas).to.deep.equal([]);
   });
 
   it('escapes markup characters and keeps Arabic, Chinese and emoji text as it is', async function () {

@@ -1,0 +1,120 @@
+// Makes Chromium's tagged PDF a PDF/A-3a and PDF/UA-1 file, as one incremental update appended after Chromium's
+// bytes (which stay as they were): the document information dictionary; the XMP packet that identifies both
+// standards and repeats the Info values and the language (xmp.ts); the sRGB OutputIntent that Chromium's DeviceRGB
+// colours are to be read with; the catalog with /Metadata and /OutputIntents; every page's content with what
+// Chromium leaves untagged marked as artifacts (content-marks.ts), the repeated table headers among it
+// (repeated-headers.ts); and a trailer /ID. The ICC profile is compressed once; the XMP is a template filled in.
+// Knows no document type and no HTTP; pdfa3.ts builds on its output for Factur-X.
+import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
+import { getDefaultSRGBProfile, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from '@cantoo/pdf-lib';
+import { markArtifacts, type MarkCounts } from './content-marks';
+import { pdfDateText, pdfString, type PdfMetadata } from './metadata';
+import { appendUpdate, PdfFile, serialize, type UpdateBody } from './pdf-file';
+import { pageList, repeatedHeaders } from './repeated-headers';
+import { buildXmp, xmlSafeText } from './xmp';
+
+/** The output condition of the OutputIntent: the ICC's own name for the profile it embeds. */
+export const SRGB_CONDITION = 'sRGB IEC61966-2.1';
+
+/** The sRGB profile as a compressed stream's dictionary and data, made once. */
+let iccStream: { dict: string; data: Buffer } | undefined;
+function srgbProfile(): { dict: string; data: Buffer } {
+  if (!iccStream) {
+    const data = zlib.deflateSync(getDefaultSRGBProfile(), { level: 9 });
+    iccStream = { dict: `<</N 3\n/Filter /FlateDecode\n/Length ${data.length}>>`, data };
+  }
+  return iccStream;
+}
+
+const outputIntent = (icc: number) =>
+  `<</Type /OutputIntent\n/S /GTS_PDFA1\n/OutputConditionIdentifier (${SRGB_CONDITION})\n/Info (${SRGB_CONDITION})\n` +
+  `/RegistryName (http://www.color.org)\n/DestOutputProfile ${icc} 0 R>>`;
+
+/** A text value of the catalog (/Lang), whatever its encoding. */
+function textOf(value: PDFObject | undefined): string | undefined {
+  return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined;
+}
+
+/** The decoded bytes of a content stream, or undefined for a filter other than Flate (left as it is). */
+function decoded(stream: PDFRawStream): Buffer | undefined {
+  const filter = stream.dict.get(PDFName.of('Filter'));
+  if (filter === undefined) return Buffer.from(stream.contents);
+  if (filter instanceof PDFName && filter.decodeText() === 'FlateDecode' && !stream.dict.has(PDFName.of('DecodeParms'))) {
+    return zlib.inflateSync(stream.contents);
+  }
+  return undefined;
+}
+
+/** The pages' content streams rewritten with artifacts marked (object number → new stream). */
+function markedPages(file: PdfFile, counts: MarkCounts): Map<number, UpdateBody> {
+  const out = new Map<number, UpdateBody>();
+  const pages = pageList(file);
+  const repeats = repeatedHeaders(file, pages);
+  for (const [num, body] of repeats.objects) out.set(num, body);
+  pages.forEach((page, index) => {
+    const contents = page.dict.get(PDFName.of('Contents'));
+    const refs = contents instanceof PDFRef ? [contents] : (file.array(contents)?.asArray() ?? []);
+    for (const ref of refs) {
+      if (!(ref instanceof PDFRef)) continue;
+      const stream = file.object(ref);
+      if (!(stream instanceof PDFRawStream)) continue;
+      const bytes = decoded(stream);
+      const marked = bytes && markArtifacts(bytes, repeats.byPage.get(index), counts);
+      if (!marked) continue;
+      const data = zlib.deflateSync(marked, { level: 6 });
+      const dict = stream.dict.clone();
+      dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+      dict.set(PDFName.of('Length'), file.context.obj(data.length));
+      out.set(ref.objectNumber, { dict: serialize(dict), data });
+    }
+  });
+  return out;
+}
+
+/** What a finish did, for tests and the bench. */
+export interface ArchiveReport extends MarkCounts {
+  language?: string;
+}
+
+/** `pdf` (Chromium's) as a PDF/A-3a and PDF/UA-1 file, by one incremental update. */
+export function archivePdf(pdf: Uint8Array, meta: PdfMetadata, producer: string, now: Date = new Date(), report?: ArchiveReport): Buffer {
+  const file = new PdfFile(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+  const catalog = file.catalog();
+  const language = textOf(file.resolve(catalog.dict.get(PDFName.of('Lang'))));
+  // PDF dates have no unit below the second: the same instant goes into the Info and the XMP.
+  const date = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const text = (value?: string) => (value ? xmlSafeText(value) : undefined);
+  const info = {
+    title: text(meta.title) ?? '',
+    author: text(meta.author),
+    creator: text(meta.creator) ?? '',
+    producer: xmlSafeText(producer),
+  };
+
+  const counts: MarkCounts = { wrapped: 0, repeated: 0 };
+  const objects = markedPages(file, counts);
+  const [infoNum, xmpNum, iccNum] = [file.size, file.size + 1, file.size + 2];
+
+  const entries = [`/Title ${pdfString(info.title)}`];
+  if (info.author) entries.push(`/Author ${pdfString(info.author)}`);
+  if (info.creator) entries.push(`/Creator ${pdfString(info.creator)}`);
+  const stamp = `(${pdfDateText(date)})`;
+  entries.push(`/Producer ${pdfString(info.producer)}`, `/CreationDate ${stamp}`, `/ModDate ${stamp}`);
+  objects.set(infoNum, `<<${entries.join('\n')}>>`);
+
+  const xmp = Buffer.from(buildXmp({ ...info, date, language, conformance: 'A', pdfua: true }), 'utf8');
+  // Uncompressed, so that any reader (and PDF/A's rule for the metadata stream) can read the packet as it is.
+  objects.set(xmpNum, { dict: `<</Type /Metadata\n/Subtype /XML\n/Length ${xmp.length}>>`, data: xmp });
+  objects.set(iccNum, srgbProfile());
+
+  const cat = catalog.dict.clone();
+  cat.set(PDFName.of('Metadata'), PDFRef.of(xmpNum));
+  cat.set(PDFName.of('Version'), PDFName.of('1.7'));
+  objects.set(catalog.ref.objectNumber, serialize(cat).replace(/>>\s*$/, `\n/OutputIntents [${outputIntent(iccNum)}]>>`));
+
+  // The file identifier PDF/A requires: from the content and the instant, both halves the same at creation.
+  const id = createHash('md5').update(pdf).update(date.toISOString()).digest();
+  if (report) Object.assign(report, counts, { language });
+  return appendUpdate(file, objects, { info: infoNum, id });
+}

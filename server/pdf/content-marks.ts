@@ -1,0 +1,200 @@
+// Marks as artifacts what a page's content stream paints outside any tagged marked content: PDF/UA-1 (7.1) wants
+// every painted thing either in the structure tree or an /Artifact. Chromium leaves out of its tags what belongs to
+// no element: the page-number margin box, backgrounds and clipping paths; and it tags the header row a table
+// repeats on each later page as the first page's header cells, which a screen reader would then read again on every
+// page: those marked-content sequences (`repeated`, by MCID) become artifacts too.
+// Works on the decoded bytes of one content stream and returns new bytes (or undefined when nothing changed); the
+// operators are found by a small lexer of the content-stream syntax (pdf-lib's parser keeps no byte positions and
+// rewrites operands, so it cannot edit a stream in place). Knows nothing of objects, pages or the structure tree.
+
+// Byte classes of the content-stream syntax: 0 regular, 1 white space, 2 delimiter; 3 starts a number.
+const CLASS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[c] = 1;
+for (const c of [0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]) CLASS[c] = 2;
+for (const c of [0x2b, 0x2d, 0x2e, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39]) CLASS[c] = 3;
+const isWhite = (c: number | undefined) => c !== undefined && CLASS[c] === 1;
+/** True for a byte that ends a regular token (white space, a delimiter, or the end). */
+const ends = (c: number | undefined) => c === undefined || CLASS[c] === 1 || CLASS[c] === 2;
+
+/** One operator with its operands: bytes [start, end) of the stream. */
+interface Operation {
+  op: string;
+  start: number;
+  end: number;
+}
+
+/** Skips a literal string `( … )` starting at `i` (nested parentheses and backslash escapes); returns the end. */
+function skipLiteral(b: Uint8Array, i: number): number {
+  let depth = 0;
+  for (; i < b.length; i++) {
+    const c = b[i];
+    if (c === 0x5c) i++;
+    else if (c === 0x28) depth++;
+    else if (c === 0x29 && --depth === 0) return i + 1;
+  }
+  return i;
+}
+
+/** Skips an inline image's data after `ID`: to the `EI` that stands alone between white space. */
+function skipInlineImage(b: Uint8Array, i: number): number {
+  for (i += 1; i + 2 < b.length; i++) {
+    if (b[i] === 0x45 && b[i + 1] === 0x49 && isWhite(b[i - 1]) && ends(b[i + 2])) return i + 2;
+  }
+  return b.length;
+}
+
+/** The operations of a content stream, each spanning its operands and operator. */
+export function operations(b: Uint8Array): Operation[] {
+  const ops: Operation[] = [];
+  let start = -1;
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    if (CLASS[c] === 1) {
+      i++;
+      continue;
+    }
+    if (c === 0x25) {
+      while (i < b.length && b[i] !== 0x0a && b[i] !== 0x0d) i++;
+      continue;
+    }
+    const tokenStart = i;
+    if (c === 0x28) i = skipLiteral(b, i);
+    else if (c === 0x3c && b[i + 1] === 0x3c) {
+      // A dictionary operand (BDC's properties, BI's): skipped whole, strings in it included.
+      let depth = 0;
+      while (i < b.length) {
+        if (b[i] === 0x3c && b[i + 1] === 0x3c) {
+          depth++;
+          i += 2;
+        } else if (b[i] === 0x3e && b[i + 1] === 0x3e) {
+          i += 2;
+          if (--depth === 0) break;
+        } else if (b[i] === 0x28) i = skipLiteral(b, i);
+        else i++;
+      }
+    } else if (c === 0x3c) {
+      while (i < b.length && b[i] !== 0x3e) i++;
+      i++;
+    } else if (c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) i++;
+    else if (c === 0x2f) {
+      i++;
+      while (!ends(b[i])) i++;
+    } else if (CLASS[c] === 3) {
+      while (!ends(b[i])) i++; // a number
+    } else {
+      while (!ends(b[i])) i++;
+      if (i === tokenStart) i++; // a stray delimiter (`)` or `>`): step over it
+      let word = '';
+      for (let k = tokenStart; k < i && k < tokenStart + 16; k++) word += String.fromCharCode(b[k]!);
+      if (word === 'true' || word === 'false' || word === 'null') {
+        if (start < 0) start = tokenStart;
+        continue;
+      }
+      if (word === 'ID') {
+        // An inline image: one operation from its BI to its EI, its data skipped unread.
+        i = skipInlineImage(b, i);
+        const bi = ops.findLastIndex((o) => o.op === 'BI');
+        const from = bi < 0 ? tokenStart : ops[bi]!.start;
+        if (bi >= 0) ops.length = bi;
+        ops.push({ op: 'BI', start: from, end: i });
+        start = -1;
+        continue;
+      }
+      ops.push({ op: word, start: start < 0 ? tokenStart : start, end: i });
+      start = -1;
+      continue;
+    }
+    if (start < 0) start = tokenStart;
+  }
+  return ops;
+}
+
+const PATH_BUILD = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're', 'W', 'W*']);
+const PATH_PAINT = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'n']);
+const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
+const XOBJECT_PAINT = new Set(['Do', 'sh', 'BI']);
+
+const OPEN = Buffer.from('/Artifact BMC\n', 'latin1');
+const CLOSE = Buffer.from('\nEMC', 'latin1');
+
+/** What a stream's marking found: how many runs it wrapped and how many tagged sequences it turned into artifacts. */
+export interface MarkCounts {
+  wrapped: number;
+  repeated: number;
+}
+
+/**
+ * `content` with every painting operation outside marked content wrapped in `/Artifact BMC … EMC`, and the tagged
+ * sequences whose MCID is in `repeated` retagged `/Artifact`; undefined when there was nothing to change.
+ */
+export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number> = new Set(), counts?: MarkCounts): Buffer | undefined {
+  const ops = operations(content);
+  // Insertions as [position, bytes] (opening before closing at one position never happens: runs do not touch).
+  const edits: { at: number; end: number; bytes: Buffer }[] = [];
+  const wrap = (from: number, to: number) => {
+    edits.push({ at: from, end: from, bytes: OPEN }, { at: to, end: to, bytes: CLOSE });
+    if (counts) counts.wrapped++;
+  };
+  // `depth` counts the open sequences that tag (an MCID, or /Artifact); others (Chromium's /ReversedChars around
+  // right-to-left text, a /Span without MCID) neither tag nor untag what they hold.
+  let depth = 0;
+  const open: boolean[] = [];
+  let pathStart = -1;
+  let text: { start: number; depth: number; marked: boolean; shows: Operation[] } | undefined;
+  for (const o of ops) {
+    switch (o.op) {
+      case 'BDC':
+      case 'BMC': {
+        const source = Buffer.from(content.subarray(o.start, o.end)).toString('latin1');
+        const mcid = o.op === 'BDC' ? /\/MCID\s+(\d+)/.exec(source) : null;
+        if (mcid && depth === 0 && repeated.has(Number(mcid[1]))) {
+          edits.push({ at: o.start, end: o.end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
+          if (counts) counts.repeated++;
+        }
+        const tags = mcid !== null || /^\/Artifact[\s<]/.test(source);
+        open.push(tags);
+        if (tags) depth++;
+        if (text) text.marked = true;
+        break;
+      }
+      case 'EMC':
+        if (text) text.marked = true;
+        if (open.pop()) depth--;
+        break;
+      case 'BT':
+        text = { start: o.start, depth, marked: false, shows: [] };
+        break;
+      case 'ET':
+        if (text) {
+          if (!text.marked && text.depth === 0 && depth === 0) {
+            if (text.shows.length > 0) wrap(text.start, o.end);
+          } else for (const s of text.shows) wrap(s.start, s.end);
+        }
+        text = undefined;
+        break;
+      default:
+        if (PATH_BUILD.has(o.op)) {
+          if (pathStart < 0 && depth === 0) pathStart = o.start;
+        } else if (PATH_PAINT.has(o.op)) {
+          if (pathStart >= 0 && depth === 0) wrap(pathStart, o.end);
+          pathStart = -1;
+        } else if (TEXT_SHOW.has(o.op)) {
+          if (text && depth === 0) text.shows.push(o);
+          else if (!text && depth === 0) wrap(o.start, o.end);
+        } else if (XOBJECT_PAINT.has(o.op) && depth === 0) {
+          wrap(o.start, o.end);
+        }
+    }
+  }
+  if (edits.length === 0) return undefined;
+  edits.sort((a, b) => a.at - b.at);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const e of edits) {
+    parts.push(content.subarray(at, e.at), e.bytes);
+    at = e.end;
+  }
+  parts.push(content.subarray(at));
+  return Buffer.concat(parts);
+}

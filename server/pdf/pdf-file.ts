@@ -1,0 +1,173 @@
+// Reading a PDF with a classic cross-reference table (Chromium's, with any incremental updates after it) object by
+// object, and appending an incremental update to it: new or replaced objects, an xref section and a trailer with
+// /Prev. The bytes already there are never changed, so the cost is that of the objects touched, not of the file.
+// Objects are parsed and written by @cantoo/pdf-lib (PDFObjectParser, PDFObject.toString); this module only finds
+// them (the xref tables) and lays out the update. It knows no PDF/A, structure tree or document type.
+import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
+
+export class PdfStructureError extends Error {}
+
+const EOF_TAIL = /startxref\s+(\d+)\s+%%EOF\s*$/;
+
+/** A parsed object: its value, and for a stream its dictionary and raw (still encoded) bytes. */
+export type PdfValue = PDFObject;
+
+export class PdfFile {
+  readonly context = PDFContext.create();
+  /** Object number → byte offset of its newest revision. */
+  private readonly offsets = new Map<number, number>();
+  private readonly parsed = new Map<number, PdfValue>();
+  readonly trailer: PDFDict;
+  readonly startxref: number;
+  readonly size: number;
+
+  constructor(readonly bytes: Buffer) {
+    const tail = bytes.subarray(Math.max(0, bytes.length - 1024)).toString('latin1');
+    const end = EOF_TAIL.exec(tail);
+    if (!end) throw new PdfStructureError('no startxref at the end of the PDF');
+    this.startxref = Number(end[1]);
+    let trailer: PDFDict | undefined;
+    const seen = new Set<number>();
+    for (let at: number | undefined = this.startxref; at !== undefined;) {
+      if (seen.has(at) || seen.size > 64) throw new PdfStructureError('the chain of cross-reference sections loops');
+      seen.add(at);
+      const section = this.readXrefSection(at);
+      trailer ??= section.trailer;
+      const prev = section.trailer.get(PDFName.of('Prev'));
+      at = prev instanceof PDFNumber ? prev.asNumber() : undefined;
+    }
+    this.trailer = trailer!;
+    const size = this.trailer.get(PDFName.of('Size'));
+    if (!(size instanceof PDFNumber)) throw new PdfStructureError('the trailer has no /Size');
+    this.size = size.asNumber();
+  }
+
+  /** One `xref` table and the trailer after it; earlier sections never replace what a later one gave. */
+  private readXrefSection(at: number): { trailer: PDFDict } {
+    const text = this.bytes.subarray(at, Math.min(this.bytes.length, at + 64)).toString('latin1');
+    if (!text.startsWith('xref')) throw new PdfStructureError('no classic cross-reference table at startxref');
+    let pos = at + 4;
+    const line = /\s*(\d+)\s+(\d+)\s*?[\r\n]+/y;
+    const chunk = () => this.bytes.subarray(pos, Math.min(this.bytes.length, pos + 64)).toString('latin1');
+    for (;;) {
+      const head = chunk();
+      if (/^\s*trailer/.test(head)) {
+        pos += head.indexOf('trailer') + 'trailer'.length;
+        break;
+      }
+      line.lastIndex = 0;
+      const m = line.exec(head);
+      if (!m) throw new PdfStructureError('a cross-reference subsection header cannot be read');
+      pos += m[0].length;
+      const first = Number(m[1]);
+      const count = Number(m[2]);
+      // Entries are 20 bytes each: 10 digits offset, 5 digits generation, n or f, a two-byte end of line.
+      const rows = this.bytes.subarray(pos, pos + count * 20).toString('latin1');
+      for (let i = 0; i < count; i++) {
+        const row = rows.slice(i * 20, i * 20 + 18);
+        if (row[17] === 'n' && !this.offsets.has(first + i)) this.offsets.set(first + i, Number(row.slice(0, 10)));
+      }
+      pos += count * 20;
+    }
+    const trailer = PDFObjectParser.forBytes(this.bytes.subarray(pos), this.context).parseObject();
+    if (!(trailer instanceof PDFDict)) throw new PdfStructureError('the trailer is not a dictionary');
+    return { trailer };
+  }
+
+  /** The object `ref` (or a number) names, parsed once; undefined when the file has no such object. */
+  object(ref: PDFRef | number): PdfValue | undefined {
+    const num = typeof ref === 'number' ? ref : ref.objectNumber;
+    const cached = this.parsed.get(num);
+    if (cached) return cached;
+    const offset = this.offsets.get(num);
+    if (offset === undefined) return undefined;
+    const head = /^\s*(\d+)\s+(\d+)\s+obj/.exec(this.bytes.subarray(offset, offset + 40).toString('latin1'));
+    if (!head || Number(head[1]) !== num) throw new PdfStructureError(`object ${num} is not where the xref says`);
+    const value = PDFObjectParser.forBytes(this.bytes.subarray(offset + head[0].length), this.context).parseObject();
+    this.parsed.set(num, value);
+    return value;
+  }
+
+  /** `value` itself, or the object it refers to. */
+  resolve(value: PDFObject | undefined): PdfValue | undefined {
+    return value instanceof PDFRef ? this.object(value) : value;
+  }
+
+  dict(value: PDFObject | undefined): PDFDict | undefined {
+    const v = this.resolve(value);
+    if (v instanceof PDFRawStream) return v.dict;
+    return v instanceof PDFDict ? v : undefined;
+  }
+
+  array(value: PDFObject | undefined): PDFArray | undefined {
+    const v = this.resolve(value);
+    return v instanceof PDFArray ? v : undefined;
+  }
+
+  /** The catalog's reference and dictionary. */
+  catalog(): { ref: PDFRef; dict: PDFDict } {
+    const ref = this.trailer.get(PDFName.of('Root'));
+    const dict = ref instanceof PDFRef ? this.dict(ref) : undefined;
+    if (!(ref instanceof PDFRef) || !dict) throw new PdfStructureError('the trailer has no catalog');
+    return { ref, dict };
+  }
+}
+
+/** The PDF syntax of a dictionary or other value (pdf-lib writes it). */
+export function serialize(value: PDFObject): string {
+  return value.toString();
+}
+
+/** An object's body for an update: a value's PDF syntax, or a stream's dictionary and its (encoded) bytes. */
+export type UpdateBody = string | { dict: string; data: Uint8Array };
+
+/**
+ * `file`'s bytes with an incremental update appended: `objects` (number → body; numbers at or above the file's /Size
+ * are new), an xref section listing them and a trailer keeping /Root, pointing at `info`, carrying `id`, and with
+ * /Prev the file's last cross-reference section.
+ */
+export function appendUpdate(file: PdfFile, objects: Map<number, UpdateBody>, trailer: { info?: number; id?: Buffer }): Buffer {
+  const parts: Buffer[] = [file.bytes];
+  let at = file.bytes.length;
+  if (file.bytes[at - 1] !== 0x0a) {
+    parts.push(Buffer.from('\n'));
+    at += 1;
+  }
+  const offsets: [number, number][] = [];
+  for (const [num, body] of objects) {
+    const chunk =
+      typeof body === 'string'
+        ? Buffer.from(`${num} 0 obj\n${body}\nendobj\n`, 'latin1')
+        : Buffer.concat([
+            Buffer.from(`${num} 0 obj\n${body.dict}\nstream\n`, 'latin1'),
+            body.data,
+            Buffer.from('\nendstream\nendobj\n', 'latin1'),
+          ]);
+    offsets.push([num, at]);
+    parts.push(chunk);
+    at += chunk.length;
+  }
+  offsets.sort((a, b) => a[0] - b[0]);
+  // Consecutive numbers share a subsection.
+  let xref = 'xref\n0 1\n0000000000 65535 f \n';
+  for (let i = 0; i < offsets.length;) {
+    let j = i;
+    while (j + 1 < offsets.length && offsets[j + 1]![0] === offsets[j]![0] + 1) j++;
+    xref += `${offsets[i]![0]} ${j - i + 1}\n`;
+    for (let k = i; k <= j; k++) xref += `${String(offsets[k]![1]).padStart(10, '0')} 00000 n \n`;
+    i = j + 1;
+  }
+  const size = offsets.reduce((max, [n]) => Math.max(max, n + 1), file.size);
+  const root = file.catalog().ref;
+  const info = trailer.info ?? (file.trailer.get(PDFName.of('Info')) as PDFRef | undefined)?.objectNumber;
+  const id = trailer.id ? `\n/ID [<${trailer.id.toString('hex')}> <${trailer.id.toString('hex')}>]` : '';
+  parts.push(
+    Buffer.from(
+      `${xref}trailer\n<</Size ${size}\n/Root ${root.objectNumber} ${root.generationNumber} R${
+        info === undefined ? '' : `\n/Info ${info} 0 R`
+      }${id}\n/Prev ${file.startxref}>>\nstartxref\n${at}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
+  return Buffer.concat(parts);
+}

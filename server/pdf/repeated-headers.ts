@@ -1,0 +1,140 @@
+// Finds the table header rows Chromium repeats at the top of each later page, in the structure tree: Chromium tags
+// each repeat as more content of the first page's header cells (a column `TH` and what it holds), so the header is
+// read once per page. PDF/UA wants the repeats as artifacts (pagination), the header read once where it first
+// stands. This module says which marked-content sequences (page, MCID) are repeats and writes the structure
+// elements and parent-tree arrays without them; content-marks.ts retags the sequences in the pages' content.
+// It reads through pdf-file.ts and changes no bytes itself.
+import { PDFArray, PDFDict, PDFName, PDFNull, PDFNumber, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
+import { serialize, type PdfFile } from './pdf-file';
+
+export interface PageRef {
+  ref: PDFRef;
+  dict: PDFDict;
+}
+
+/** The document's pages in order (the page tree walked depth first). */
+export function pageList(file: PdfFile): PageRef[] {
+  const pages: PageRef[] = [];
+  const walk = (node: PDFObject | undefined, depth: number) => {
+    const dict = file.dict(node);
+    if (!dict || depth > 32) return;
+    const kids = file.array(dict.get(PDFName.of('Kids')));
+    if (kids) for (let i = 0; i < kids.size(); i++) walk(kids.get(i), depth + 1);
+    else if (node instanceof PDFRef) pages.push({ ref: node, dict });
+  };
+  walk(file.catalog().dict.get(PDFName.of('Pages')), 0);
+  return pages;
+}
+
+export interface RepeatedHeaders {
+  /** Page index → the MCIDs on it that repeat a header. */
+  byPage: Map<number, Set<number>>;
+  /** Object number → new body, for the structure elements and parent-tree arrays changed. */
+  objects: Map<number, string>;
+}
+
+const name = (v: PDFObject | undefined) => (v instanceof PDFName ? v.decodeText() : undefined);
+
+/** True when `scope` (a structure element's /A: one attribute dictionary or an array of them) says Column. */
+function columnScoped(file: PdfFile, a: PDFObject | undefined): boolean {
+  const value = file.resolve(a);
+  const dicts = value instanceof PDFArray ? value.asArray().map((x) => file.dict(x)) : [file.dict(value)];
+  return dicts.some((d) => name(d?.get(PDFName.of('Scope'))) === 'Column');
+}
+
+/** True when element `num` is a column header cell or lies inside one (at most a few levels down). */
+function inColumnHeader(file: PdfFile, num: number): boolean {
+  let ref: PDFObject | undefined = PDFRef.of(num);
+  for (let depth = 0; depth < 8 && ref instanceof PDFRef; depth++) {
+    const elem = file.dict(ref);
+    const s = name(elem?.get(PDFName.of('S')));
+    if (!elem || s === undefined) return false;
+    if (s === 'TH') return columnScoped(file, elem.get(PDFName.of('A')));
+    if (s === 'TR' || s === 'Table' || s === 'Document' || s === 'TBody' || s === 'THead') return false;
+    ref = elem.get(PDFName.of('P'));
+  }
+  return false;
+}
+
+/** The parent tree's arrays: number (a page's /StructParents) → the array and, when indirect, its object number. */
+function parentArrays(file: PdfFile, root: PDFDict): Map<number, { array: PDFArray; num?: number }> | undefined {
+  const tree = file.dict(root.get(PDFName.of('ParentTree')));
+  const nums = file.array(tree?.get(PDFName.of('Nums')));
+  if (!tree || !nums || tree.has(PDFName.of('Kids'))) return undefined;
+  const out = new Map<number, { array: PDFArray; num?: number }>();
+  for (let i = 0; i + 1 < nums.size(); i += 2) {
+    const key = nums.get(i);
+    const value = nums.get(i + 1);
+    const array = file.array(value);
+    if (!(key instanceof PDFNumber) || !array) continue;
+    // A direct array cannot be replaced on its own: such trees are left as they are.
+    if (!(value instanceof PDFRef)) return undefined;
+    out.set(key.asNumber(), { array, num: value.objectNumber });
+  }
+  return out;
+}
+
+/** The repeats in `file`'s structure tree, and the objects to write without them. */
+export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeaders {
+  const none: RepeatedHeaders = { byPage: new Map(), objects: new Map() };
+  const root = file.dict(file.catalog().dict.get(PDFName.of('StructTreeRoot')));
+  const arrays = root && parentArrays(file, root);
+  if (!arrays) return none;
+
+  // Element → the pages (indexes) its content is on; only elements on more than one page can be repeats.
+  const seenOn = new Map<number, Set<number>>();
+  const pageArrays = pages.map((page, index) => {
+    const key = page.dict.get(PDFName.of('StructParents'));
+    const entry = key instanceof PDFNumber ? arrays.get(key.asNumber()) : undefined;
+    entry?.array.asArray().forEach((elem) => {
+      if (!(elem instanceof PDFRef)) return;
+      const set = seenOn.get(elem.objectNumber) ?? new Set<number>();
+      set.add(index);
+      seenOn.set(elem.objectNumber, set);
+    });
+    return entry;
+  });
+  const headers = new Map<number, number>(); // element → its first page
+  for (const [num, on] of seenOn) {
+    if (on.size > 1 && inColumnHeader(file, num)) headers.set(num, Math.min(...on));
+  }
+  if (headers.size === 0) return none;
+
+  const byPage = new Map<number, Set<number>>();
+  const removed = new Set<string>(); // `${page object number}:${mcid}`
+  const objects = new Map<number, string>();
+  pageArrays.forEach((entry, index) => {
+    if (!entry?.num) return;
+    let changed = false;
+    const items = entry.array.asArray().map((elem, mcid) => {
+      const first = elem instanceof PDFRef ? headers.get(elem.objectNumber) : undefined;
+      if (first === undefined || first >= index) return elem;
+      const set = byPage.get(index) ?? new Set<number>();
+      set.add(mcid);
+      byPage.set(index, set);
+      removed.add(`${pages[index]!.ref.objectNumber}:${mcid}`);
+      changed = true;
+      return PDFNull;
+    });
+    if (changed) objects.set(entry.num, `[${items.map(serialize).join(' ')}]`);
+  });
+
+  for (const num of headers.keys()) {
+    const elem = file.dict(PDFRef.of(num))!;
+    const kids = elem.get(PDFName.of('K'));
+    if (!(kids instanceof PDFArray)) continue;
+    const pg = elem.get(PDFName.of('Pg'));
+    const kept = kids.asArray().filter((kid) => {
+      if (kid instanceof PDFNumber) return !(pg instanceof PDFRef && removed.has(`${pg.objectNumber}:${kid.asNumber()}`));
+      const mcr = kid instanceof PDFDict ? kid : undefined;
+      const page = mcr?.get(PDFName.of('Pg')) ?? pg;
+      const mcid = mcr?.get(PDFName.of('MCID'));
+      return !(page instanceof PDFRef && mcid instanceof PDFNumber && removed.has(`${page.objectNumber}:${mcid.asNumber()}`));
+    });
+    if (kept.length === kids.size()) continue;
+    const copy = elem.clone();
+    copy.set(PDFName.of('K'), file.context.obj(kept));
+    objects.set(num, serialize(copy));
+  }
+  return { byPage, objects };
+}
