@@ -1,6 +1,8 @@
 // npm run bench [-- --seconds N] [--soak [renders]] [--overload [seconds]] [--validate-rounds N] [--validate-seconds N]
 // npm run bench -- --validate-only [--validate-rounds N] [--validate-seconds N]: the checking of received e-invoices
 // alone (scripts/bench/validate.ts), without the build and the service.
+// npm run bench -- --archive-only [--seconds N]: PDF/A + PDF/UA and PAdES signing against the path without them
+// alone (scripts/bench/archive.ts).
 // Measures, in one run, the service against the naive Chromium floor and against its own previous print path:
 //   naive floor:    puppeteer setContent + pdf on reused pages, system fonts, a bare one-page invoice (contenders.ts);
 //   write-and-print: the service's renderer writing the whole page for each document (the path before resident
@@ -27,6 +29,7 @@ import { closedLoop, fmt, interleaved, summarize, treeRssMiB, type Run } from '.
 import { postTo, serviceMetrics, startService } from './bench/service';
 import { benchValidate } from './bench/validate';
 import { benchConvert } from './bench/convert';
+import { benchArchive } from './bench/archive';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback?: number): number | undefined => {
@@ -39,6 +42,7 @@ const SECONDS = flag('seconds', 15) ?? 15;
 const SOAK = flag('soak', 10000);
 const OVERLOAD = flag('overload', 60);
 const VALIDATE_ONLY = args.includes('--validate-only');
+const ARCHIVE_ONLY = args.includes('--archive-only');
 const VALIDATE_ROUNDS = flag('validate-rounds', 5) ?? 5;
 const VALIDATE_SECONDS = flag('validate-seconds', 16) ?? 16;
 const CONCURRENCY = Number(process.env.RENDER_CONCURRENCY ?? Math.min(os.availableParallelism(), 8));
@@ -120,9 +124,36 @@ async function validateSection(config: ReturnType<typeof loadConfig>): Promise<v
   }
 }
 
+/** PDF/A + PDF/UA and signing against the path without them (scripts/bench/archive.ts). */
+async function archiveSection(config: ReturnType<typeof loadConfig>): Promise<void> {
+  const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
+  const htmlOf = async (body: unknown) => pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
+  const invoice = await htmlOf(await pipeline.parse(FORM, Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, ''))));
+  const statement = await htmlOf({ ...structuredClone(STATEMENT), number: 'ST-80', items: STATEMENT.items.slice(0, 80) });
+  const pool = benchPool(config, { maxRendersPerPage: config.pageMaxRenders });
+  await pool.start();
+  try {
+    await benchArchive(
+      pool,
+      [
+        { name: 'one-page invoice', html: invoice },
+        { name: '80-line statement', html: statement },
+      ],
+      CONCURRENCY,
+      SECONDS,
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
 (async () => {
   if (VALIDATE_ONLY) {
     await validateSection(loadConfig({ ...process.env, NODE_ENV: 'test' }));
+    return;
+  }
+  if (ARCHIVE_ONLY) {
+    await archiveSection(loadConfig({ ...process.env, NODE_ENV: 'test' }));
     return;
   }
   execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -298,6 +329,7 @@ async function validateSection(config: ReturnType<typeof loadConfig>): Promise<v
   }
   await service.stop();
   await images.close();
+  await archiveSection(config);
   await validateSection(config);
 })().catch((err: unknown) => {
   console.error(err);

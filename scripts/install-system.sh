@@ -18,7 +18,8 @@ BUILD=(
   curl unzip                # install-standards.sh downloads the UBL schemas when ../shared is absent
 )
 TEST=(
-  poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts: the tests read the PDFs with them
+  poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts, pdfsig: the tests read the PDFs with them
+  openssl                   # the signing tests make their keys and run a time-stamping authority (openssl ts)
   qpdf                      # the tests check the PDF structure with qpdf --check
   libxml2-utils             # xmllint: the tests check the UBL against the XSD independently of the service
   redis-server              # the quota tests run a real Redis (the service uses it when REDIS_URL is set)

@@ -57,6 +57,8 @@ export interface Config {
   rulesTimeoutMs: number;
   /** Rule set runs waiting for a worker beyond the running ones; more are refused as busy. */
   rulesQueueLimit: number;
+  /** PAdES signatures of every PDF: the PKCS#12 file (absent: PDFs are not signed) and its password. */
+  pdfSigning?: { p12: string; password: string; timestampUrl?: string; timestampTimeoutMs: number };
   logLevel: string;
   logoAllowPrivate: boolean;
   /** Hosts (`host` or `host:port`) whose logos may come from private addresses. */
@@ -183,6 +185,12 @@ export function loadConfig(env: Env = process.env): Config {
       );
     } else trustProxy = trustRaw;
   }
+  const signingP12 = env.PDF_SIGNING_P12 || undefined;
+  const timestampUrl = env.PDF_TIMESTAMP_URL || undefined;
+  if (timestampUrl && !signingP12) problems.push('PDF_TIMESTAMP_URL is set but PDF_SIGNING_P12 is not: there is nothing to timestamp');
+  if (timestampUrl && !/^https?:\/\/[^\s]+$/.test(timestampUrl)) {
+    problems.push(`PDF_TIMESTAMP_URL must be an http:// or https:// URL, got "${timestampUrl}"`);
+  }
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\/|^unix:\/\//.test(redisUrl)) {
     problems.push(`REDIS_URL must start with redis://, rediss:// or unix://, got "${redisUrl}"`);
@@ -208,6 +216,14 @@ export function loadConfig(env: Env = process.env): Config {
     rulesTimeoutMs: int('RULES_TIMEOUT_MS', 20000, 1000, 600000),
     rulesHoldMs: int('RULES_HOLD_MS', PRINT_FIRST_DEFAULTS.maxPauseMs, 0, 10000),
     rulesQueueLimit: int('RULES_QUEUE_LIMIT', 64, 0, 100000),
+    pdfSigning: signingP12
+      ? {
+          p12: path.resolve(signingP12),
+          password: env.PDF_SIGNING_PASSWORD ?? '',
+          timestampUrl,
+          timestampTimeoutMs: int('PDF_TIMESTAMP_TIMEOUT_MS', 10000, 100, 120000),
+        }
+      : undefined,
     logLevel,
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
     logoAllowedHosts: new Set(

@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   'rules_unavailable',
   'render_timeout',
   'render_failed',
+  'timestamp_unavailable',
   'client_closed_request',
   'store_unavailable',
   'internal',
@@ -55,6 +56,7 @@ const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'rules_unavailable',
   'render_timeout',
   'render_failed',
+  'timestamp_unavailable',
   'store_unavailable',
   'internal',
 ]);
@@ -251,6 +253,14 @@ export const errors = {
     return new DomainError(
       'render_failed',
       `The renderer failed twice on this document (a document that needs more memory than a renderer may use fails this way). Retry in ${retryAfterSeconds} s, or send a smaller logo or fewer lines.`,
+      { retryAfterSeconds },
+    );
+  },
+  /** The PDF was signed, but the configured time-stamping authority gave no timestamp (PDF_TIMESTAMP_URL). */
+  timestampUnavailable(retryAfterSeconds: number): DomainError {
+    return new DomainError(
+      'timestamp_unavailable',
+      `The time-stamping authority of this service gave no timestamp for the signature. Retry in ${retryAfterSeconds} s.`,
       { retryAfterSeconds },
     );
   },

@@ -4,6 +4,7 @@
 import { loadConfig, projectRoot, type Config } from './config';
 import { BrowserPool } from './pdf/browser-pool';
 import { loadAssets } from './assets';
+import { PdfSigning } from './pdf-signing';
 import { DocumentPipeline } from './pipeline';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
@@ -37,7 +38,8 @@ export async function openLocalPipeline(
     xsd = opts.eInvoice || opts.received ? acquireXsdValidator(config) : undefined;
     rules = opts.received ? acquireRulesPool(config) : undefined;
     await Promise.all([xsd?.validator.ready(), rules?.pool.ready()]);
-    const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, xsd?.validator, config);
+    const signing = await PdfSigning.start(config);
+    const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), pool, xsd?.validator, config, signing);
     return {
       pipeline,
       received: xsd && rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined,

@@ -21,6 +21,7 @@ import { pdfFilename } from './documents/filename';
 import { toEInvoice } from './einvoice/map';
 import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
 import { PRODUCER } from './pdf/metadata';
+import type { PdfSigning } from './pdf-signing';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import type { EInvoice } from './einvoice/model';
 import { receivedView, type ReceivedCheck } from './render/received-view';
@@ -56,6 +57,8 @@ export class DocumentPipeline {
       Config,
       'limits' | 'timeZone' | 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes' | 'logoCache'
     >,
+    /** Signs every finished PDF (PAdES); absent: PDFs are not signed. */
+    private readonly signing?: PdfSigning,
   ) {
     this.logos = new LogoCache(config.logoCache);
   }
@@ -116,6 +119,20 @@ export class DocumentPipeline {
 
   /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). */
   async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
+    return this.signed(await this.printPrepared(prepared, onLogoFailure, signal));
+  }
+
+  /** A finished PDF signed when the service signs (the last change to its bytes: an incremental update). */
+  async signPdf(pdf: Uint8Array): Promise<Uint8Array> {
+    return this.signing ? this.signing.sign(pdf) : pdf;
+  }
+
+  private async signed(doc: RenderedDocument): Promise<RenderedDocument> {
+    return { ...doc, pdf: await this.signPdf(doc.pdf) };
+  }
+
+  /** The request's PDF, not signed yet: Factur-X rewrites it before it is signed. */
+  private async printPrepared(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
     const html = await this.renderHtml(prepared, onLogoFailure);
     return this.print(html, prepared.doc, signal);
   }
@@ -129,6 +146,7 @@ export class DocumentPipeline {
     locale: Locale,
     theme?: string,
     signal?: AbortSignal,
+    sign = true,
   ): Promise<RenderedDocument> {
     if (theme !== undefined && !this.assets.html.themes.includes(theme))
       throw errors.validation([{ field: 'theme', message: `theme must be one of ${this.assets.html.themes.join(', ')}` }]);
@@ -137,7 +155,8 @@ export class DocumentPipeline {
     const { doc, view } = receivedView(invoice, check, ctx, options);
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
-    return this.print(this.assets.html.render(view, doc.theme), doc, signal);
+    const printed = await this.print(this.assets.html.render(view, doc.theme), doc, signal);
+    return sign ? this.signed(printed) : printed;
   }
 
   private async print(html: RenderedHtml, doc: DocumentRequest, signal?: AbortSignal): Promise<RenderedDocument> {
@@ -171,9 +190,10 @@ export class DocumentPipeline {
           attachment,
         }),
       print: async () => {
-        const { pdf, html } = await this.renderPdf(prepared, onLogoFailure, signal);
+        const { pdf, html } = await this.printPrepared(prepared, onLogoFailure, signal);
         return { pdf, info: { title: html.title, author: html.author, creator: CREATOR, producer: PRODUCER } };
       },
+      sign: (pdf) => this.signPdf(pdf),
     };
   }
 

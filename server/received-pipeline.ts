@@ -170,9 +170,10 @@ export class ReceivedPipeline {
     await checked(this.xsd, xml, target === 'factur-x' ? facturXRow(invoice).xsd : 'CrossIndustryInvoice');
     if (changed) await this.outputMustPass(xml, target, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };
-    const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, opts.theme, opts.signal);
+    // Printed unsigned: the Factur-X rewrite comes first, the signature last.
+    const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, opts.theme, opts.signal, false);
     const info = { title: shown.html.title, author: shown.html.author, creator: CREATOR, producer: PRODUCER };
-    return { ...shown, pdf: await packageFacturX(invoice, xml, { pdf: shown.pdf, info }) };
+    return { ...shown, pdf: await this.pipeline.signPdf(await packageFacturX(invoice, xml, { pdf: shown.pdf, info })) };
   }
 
   /** Checked to be shown or converted: no longer than MAX_ITEMS lines. */

@@ -17,6 +17,7 @@ import { clientErrorHandler } from './http/client-errors';
 import { createLogger } from './logger';
 import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
 import { loadAssets } from './assets';
+import { PdfSigning } from './pdf-signing';
 import { DocumentPipeline } from './pipeline';
 import { PrintFirst } from './print-first';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
@@ -103,7 +104,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw err;
   }
   if (rules) printFirst.add(rules.pool);
-  const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config);
+  let signing: PdfSigning | undefined;
+  try {
+    signing = await PdfSigning.start(config);
+  } catch (err) {
+    await rules?.release();
+    await xsd.release();
+    await pdf.close();
+    await keys.close();
+    throw err;
+  }
+  const signingWarning = signing?.status().warning;
+  if (signingWarning) logger.warn({ signing: signing!.status() }, `PDF signing: ${signingWarning}`);
+  const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config, signing);
   const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
@@ -124,6 +137,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     received,
     xsdReady: () => xsd!.validator.check(),
     poolStats: () => pdf.liveStats?.() ?? pdf.stats(),
+    signing: signing && (() => signing.status()),
   });
   // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
   // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.

@@ -19,6 +19,8 @@ export interface EInvoiceContext {
   map: (syntax: MapInput['syntax'], defaultProfile: MapInput['defaultProfile'], attachment?: string) => EInvoice;
   /** Prints the request's PDF (with its Info dictionary), and says what that dictionary holds (for a PDF/A's XMP). */
   print: () => Promise<{ pdf: Uint8Array; info: PdfInfo }>;
+  /** Signs a finished PDF when the service signs PDFs (the identity otherwise): the last change to its bytes. */
+  sign: (pdf: Uint8Array) => Promise<Uint8Array>;
   doc: DocumentRequest;
   /** The PDF's file name (`Invoice-1.pdf`). */
   filename: string;
@@ -51,7 +53,7 @@ export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
   const ubl = buildUbl(ctx.map('ubl', 'peppol', embed ? ctx.filename : undefined));
   let xml = ubl.xml;
   if (embed) {
-    const { pdf } = await ctx.print();
+    const pdf = await ctx.sign((await ctx.print()).pdf);
     const base64 = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('base64');
     xml = xml.replace(PDF_PLACEHOLDER, () => base64);
   }
@@ -81,7 +83,7 @@ export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Arr
   const invoice = ctx.map('cii', 'en16931');
   const xml = buildCii(invoice);
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
-  return { pdf: await packageFacturX(invoice, xml, await ctx.print()), filename: ctx.filename };
+  return { pdf: await ctx.sign(await packageFacturX(invoice, xml, await ctx.print())), filename: ctx.filename };
 }
 
 /** The printed PDF of `invoice` made a Factur-X: its CII `xml` (already checked) attached as the profile's row says. */

@@ -8,6 +8,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { SigningStatus } from '../pdf-signing';
 import { errors } from '../errors';
 import type { KeyStore, Plan } from '../keys/key-store';
 import type { Quota } from '../quota/quota';
@@ -43,6 +44,8 @@ export interface AppDeps {
   xsdReady?: () => Promise<boolean>;
   /** The renderer's figures for /readyz: idle pages counted only when their renderer answered just now. */
   poolStats: () => PoolStats | Promise<PoolStats>;
+  /** PDF signing's state for /readyz (absent: PDFs are not signed). */
+  signing?: () => SigningStatus;
 }
 
 function requestIds(): RequestHandler {
@@ -149,6 +152,8 @@ export function createApp(deps: AppDeps): express.Express {
       rendersCompleted: pool.renders,
       browserRestarts: pool.browserRestarts,
       pagesReplaced: pool.pagesReplaced,
+      // PAdES signing: its level, the signer, the certificate's end, and a warning when it has expired or soon will.
+      signing: deps.signing?.() ?? 'off',
     });
   });
   app.get('/metrics', async (_req, res) => {

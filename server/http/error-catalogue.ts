@@ -58,6 +58,11 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   },
   render_timeout: { status: 503, meaning: 'The document was not printed within RENDER_TIMEOUT_MS (queue wait included).' },
   render_failed: { status: 503, meaning: 'The renderer failed twice on the document (crashed, or over its memory limit).' },
+  timestamp_unavailable: {
+    status: 503,
+    meaning:
+      'PDFs are signed with a timestamp here (PDF_TIMESTAMP_URL), and the time-stamping authority gave none; retry after `Retry-After`.',
+  },
   store_unavailable: { status: 503, meaning: 'The key store is busy or unreachable; retry after `Retry-After`.' },
   // The account pages' own answers: the same statuses and headers, an HTML page for a body (account/error-page.ts).
   invalid_form: {

@@ -5,7 +5,7 @@
 // Chromium leaves untagged marked as artifacts (content-marks.ts), the repeated table headers among it
 // (repeated-headers.ts); and a trailer /ID. The ICC profile is compressed once; the XMP is a template filled in.
 // Knows no document type and no HTTP; pdfa3.ts builds on its output for Factur-X.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { getDefaultSRGBProfile, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from '@cantoo/pdf-lib';
 import { markArtifacts, type MarkCounts } from './content-marks';
@@ -50,7 +50,9 @@ function decoded(stream: PDFRawStream): Buffer | undefined {
 function markedPages(file: PdfFile, counts: MarkCounts): Map<number, UpdateBody> {
   const out = new Map<number, UpdateBody>();
   const pages = pageList(file);
-  const repeats = repeatedHeaders(file, pages);
+  // A header row repeats only on a second page: a one-page document's structure tree is not read at all.
+  const repeats =
+    pages.length > 1 ? repeatedHeaders(file, pages) : { byPage: new Map<number, Set<number>>(), objects: new Map<number, string>() };
   for (const [num, body] of repeats.objects) out.set(num, body);
   pages.forEach((page, index) => {
     const contents = page.dict.get(PDFName.of('Contents'));
@@ -62,7 +64,8 @@ function markedPages(file: PdfFile, counts: MarkCounts): Map<number, UpdateBody>
       const bytes = decoded(stream);
       const marked = bytes && markArtifacts(bytes, repeats.byPage.get(index), counts);
       if (!marked) continue;
-      const data = zlib.deflateSync(marked, { level: 6 });
+      // Level 1: a content stream compresses nearly as well, at a third of the time of the default.
+      const data = zlib.deflateSync(marked, { level: 1 });
       const dict = stream.dict.clone();
       dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
       dict.set(PDFName.of('Length'), file.context.obj(data.length));
@@ -113,8 +116,9 @@ export function archivePdf(pdf: Uint8Array, meta: PdfMetadata, producer: string,
   cat.set(PDFName.of('Version'), PDFName.of('1.7'));
   objects.set(catalog.ref.objectNumber, serialize(cat).replace(/>>\s*$/, `\n/OutputIntents [${outputIntent(iccNum)}]>>`));
 
-  // The file identifier PDF/A requires: from the content and the instant, both halves the same at creation.
-  const id = createHash('md5').update(pdf).update(date.toISOString()).digest();
+  // The file identifier PDF/A requires, both halves the same at creation: from the instant, the size, the title and
+  // random bytes (ISO 32000-1 14.4 suggests such inputs; hashing the whole file would cost more and add nothing).
+  const id = createHash('md5').update(`${date.toISOString()} ${pdf.length} ${info.title}`).update(randomBytes(8)).digest();
   if (report) Object.assign(report, counts, { language });
   return appendUpdate(file, objects, { info: infoNum, id });
 }

@@ -116,6 +116,26 @@ const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
 const XOBJECT_PAINT = new Set(['Do', 'sh', 'BI']);
 
 const OPEN = Buffer.from('/Artifact BMC\n', 'latin1');
+const ARTIFACT = Buffer.from('/Artifact', 'latin1');
+const MCID = Buffer.from('/MCID', 'latin1');
+
+/** True when `b` has `word` at `at`, followed by a delimiter or white space. */
+function startsWith(b: Uint8Array, at: number, word: Uint8Array): boolean {
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
+  return ends(b[at + word.length]);
+}
+
+/** The MCID of a BDC operation's property list (`/P <</MCID 3>> BDC`), or undefined. */
+function mcidOf(b: Uint8Array, o: Operation): number | undefined {
+  const at = Buffer.from(b.buffer, b.byteOffset + o.start, o.end - o.start).indexOf(MCID);
+  if (at < 0) return undefined;
+  let i = o.start + at + MCID.length;
+  while (isWhite(b[i])) i++;
+  let n = 0;
+  const from = i;
+  for (; b[i]! >= 0x30 && b[i]! <= 0x39; i++) n = n * 10 + b[i]! - 0x30;
+  return i > from ? n : undefined;
+}
 const CLOSE = Buffer.from('\nEMC', 'latin1');
 
 /** What a stream's marking found: how many runs it wrapped and how many tagged sequences it turned into artifacts. */
@@ -146,13 +166,12 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
     switch (o.op) {
       case 'BDC':
       case 'BMC': {
-        const source = Buffer.from(content.subarray(o.start, o.end)).toString('latin1');
-        const mcid = o.op === 'BDC' ? /\/MCID\s+(\d+)/.exec(source) : null;
-        if (mcid && depth === 0 && repeated.has(Number(mcid[1]))) {
+        const mcid = o.op === 'BDC' ? mcidOf(content, o) : undefined;
+        if (mcid !== undefined && depth === 0 && repeated.has(mcid)) {
           edits.push({ at: o.start, end: o.end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
           if (counts) counts.repeated++;
         }
-        const tags = mcid !== null || /^\/Artifact[\s<]/.test(source);
+        const tags = mcid !== undefined || startsWith(content, o.start, ARTIFACT);
         open.push(tags);
         if (tags) depth++;
         if (text) text.marked = true;

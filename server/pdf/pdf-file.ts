@@ -123,8 +123,8 @@ export type UpdateBody = string | { dict: string; data: Uint8Array };
 
 /**
  * `file`'s bytes with an incremental update appended: `objects` (number → body; numbers at or above the file's /Size
- * are new), an xref section listing them and a trailer keeping /Root, pointing at `info`, carrying `id`, and with
- * /Prev the file's last cross-reference section.
+ * are new), an xref section listing them and a trailer keeping /Root, pointing at `info` (else the file's Info),
+ * carrying `id` (else the file's /ID), and with /Prev the file's last cross-reference section.
  */
 export function appendUpdate(file: PdfFile, objects: Map<number, UpdateBody>, trailer: { info?: number; id?: Buffer }): Buffer {
   const parts: Buffer[] = [file.bytes];
@@ -160,7 +160,13 @@ export function appendUpdate(file: PdfFile, objects: Map<number, UpdateBody>, tr
   const size = offsets.reduce((max, [n]) => Math.max(max, n + 1), file.size);
   const root = file.catalog().ref;
   const info = trailer.info ?? (file.trailer.get(PDFName.of('Info')) as PDFRef | undefined)?.objectNumber;
-  const id = trailer.id ? `\n/ID [<${trailer.id.toString('hex')}> <${trailer.id.toString('hex')}>]` : '';
+  // A new identifier when given (both halves the same: a new file); else the file's own, kept as it was.
+  const before = file.trailer.get(PDFName.of('ID'));
+  const id = trailer.id
+    ? `\n/ID [<${trailer.id.toString('hex')}> <${trailer.id.toString('hex')}>]`
+    : before
+      ? `\n/ID ${serialize(before)}`
+      : '';
   parts.push(
     Buffer.from(
       `${xref}trailer\n<</Size ${size}\n/Root ${root.objectNumber} ${root.generationNumber} R${
