@@ -77,8 +77,9 @@ export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
   return { xml, root: 'CrossIndustryInvoice', filename: xmlName(ctx.filename) };
 }
 
-/** Factur-X / ZUGFeRD: the PDF as a PDF/A-3b carrying its CII, named, checked and declared (the XMP's conformance
- * level) as the profile's row says: `factur-x.xml` for MINIMUM … EXTENDED, ZUGFeRD's `xrechnung.xml` for XRECHNUNG. */
+/** Factur-X / ZUGFeRD: the PDF as a PDF/A-3a (and PDF/UA-1) carrying its CII, signed when the service signs; named,
+ * checked and declared (the XMP's conformance level) as the profile's row says: `factur-x.xml` for MINIMUM …
+ * EXTENDED, ZUGFeRD's `xrechnung.xml` for XRECHNUNG. */
 export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
   const invoice = ctx.map('cii', 'en16931');
   const xml = buildCii(invoice);

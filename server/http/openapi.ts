@@ -189,7 +189,7 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
             "factur-x.xml; xrechnung: ZUGFeRD's XRECHNUNG profile, attached as xrechnung.xml.",
         },
         'eInvoice',
-        ok('The PDF/A-3b', 'application/pdf'),
+        ok('The PDF/A-3a (and PDF/UA-1)', 'application/pdf'),
         false,
         'convert',
       ),

@@ -265,7 +265,7 @@ export async function archiveCheck(pdf: Uint8Array): Promise<ArchiveCheck> {
   check(outOfOrder === 0, `${outOfOrder} text sequences out of reading order`);
 
   // Page numbers ("Page 2 of 3", in any language: digits of the page and the count) only as artifacts.
-  const numbered = pages.filter((page, p) => page.artifactText.includes(String(p + 1)) && page.artifactText.includes(String(pages.length)));
+  const numbered = pages.filter((page, p) => new RegExp(`(^|\\D)${p + 1}\\D+${pages.length}(\\D|$)`).test(page.artifactText));
   const taggedPageOf = pages.filter((page) => [...page.tagged.values()].some((t) => /\b\d+\s*\/\s*\d+\b|Page \d+ of \d+/.test(t)));
   check(taggedPageOf.length === 0, 'a page number is tagged as content');
   // A header row repeated on a later page is an artifact there: a column header cell and what it holds are tagged on

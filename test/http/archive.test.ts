@@ -41,10 +41,16 @@ describe('PDF/A-3a and PDF/UA-1 for every PDF (read from the file)', function ()
     it(`every document type in the ${theme} theme passes every check`, async function () {
       const names = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
       expect(names).to.have.length(12);
+      const logo = `data:image/png;base64,${solidPng(40, 20).toString('base64')}`;
       for (const name of names) {
-        const { problems, summary } = await archiveCheck(await pdfOf(service, { ...example(name), theme }));
+        const body = example(name);
+        const { problems, summary } = await archiveCheck(await pdfOf(service, { ...body, theme, logo }));
         expect(problems, `${name} ${theme}`).to.deep.equal([]);
         expect(summary.xmp, name).to.deep.include({ part: '3', conformance: 'A', pdfua: '1', language: 'en-US' });
+        expect(summary.firstHeading, name).to.equal('H1');
+        expect(summary.pageNumbersAsArtifacts, name).to.equal(`${summary.pages} of ${summary.pages} pages`);
+        const from = String(body.from).split('\n')[0]!.trim();
+        expect(summary.figures, name).to.deep.equal([`Logo of ${from}`]);
       }
     });
   }

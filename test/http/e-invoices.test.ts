@@ -114,7 +114,7 @@ async function request(body: Record<string, unknown>, t: Target, name: string): 
   return { status: res.status, contentType, xml: fs.readFileSync(path.join(out, files[0]!), 'utf8'), pdfFile };
 }
 
-/** The PDF/A-3b structure of a Factur-X file, read back from the file with qpdf, pdffonts and pdftotext. */
+/** The PDF/A-3 structure of a Factur-X file, read back from the file with qpdf, pdffonts and pdftotext. */
 async function checkPdfA3(file: string, attachment: string, conformance: string, xml: string, grandTotal: string): Promise<void> {
   expect(tool('qpdf', '--check', file)).to.match(/No syntax or stream encoding errors found/);
   const pdf = qpdfJson(file);
@@ -123,7 +123,8 @@ async function checkPdfA3(file: string, attachment: string, conformance: string,
   const xmp = await readXmp(pdf.data(catalog['/Metadata']).toString('utf8'));
   expect(xmp.props).to.include({
     'pdfaid:part': '3',
-    'pdfaid:conformance': 'B',
+    'pdfaid:conformance': 'A',
+    'pdfuaid:part': '1',
     'fx:DocumentType': 'INVOICE',
     'fx:DocumentFileName': attachment,
     'fx:Version': '1.0',

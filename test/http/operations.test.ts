@@ -38,8 +38,9 @@ describe('operations endpoints', function () {
       'rendersCompleted',
       'browserRestarts',
       'pagesReplaced',
+      'signing',
     );
-    expect(body).to.include({ keyStore: 'ok', xsd: 'ok', rules: 'ok' });
+    expect(body).to.include({ keyStore: 'ok', xsd: 'ok', rules: 'ok', signing: 'off' });
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 
