@@ -1,8 +1,12 @@
 // The cost of PDF/A-3a + PDF/UA-1 (server/pdf/archive.ts) and of a PAdES B-B signature (server/pdf/signature.ts),
 // side by side with today's path without them: the same pool printing the same documents (a one-page invoice and an
 // 80-line statement) in alternating rounds, (1) Chromium's bytes as they come, (2) made PDF/A and PDF/UA, (3) that
-// and signed with an RSA-2048 key openssl makes for the run. Then each step alone, on the main thread, in ms per
-// document. Knows the service only through its modules.
+// and signed with an RSA-2048 key openssl makes for the run; with as many clients as pages, and with twice as many
+// (a queue ahead of the pages, as in a service under load: a page then starts its next document while the last one
+// is post-processed, where with one client per page it waits for it). Then each step alone, on the main thread, in
+// ms per document. Besides docs/s, each contender's CPU time per document (this process and its Chromium, from
+// /proc): on a machine shared with other tenants the throughput moves with them, the CPU a document costs does not.
+// Knows the service only through its modules.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +18,7 @@ import { PdfSigner } from '../../server/pdf/signature';
 import { loadSigningKey } from '../../server/pdf/signing-key';
 import { CREATOR } from '../../server/pipeline';
 import type { RenderedHtml } from '../../server/render/html';
-import { fmt, interleaved } from './measure';
+import { closedLoop, fmt, summarize, treeCpuMs, type Run } from './measure';
 
 export interface ArchiveBenchDoc {
   name: string;
@@ -38,35 +42,69 @@ async function perCall(n: number, fn: () => unknown): Promise<number> {
   return (performance.now() - t) / n;
 }
 
-export async function benchArchive(pool: BrowserPool, docs: ArchiveBenchDoc[], concurrency: number, seconds: number): Promise<void> {
+export async function benchArchive(pool: BrowserPool, docs: ArchiveBenchDoc[], pages: number, seconds: number): Promise<void> {
   const signer = await rsaSigner();
   console.log(
-    `\nPDF/A-3a + PDF/UA-1 and PAdES B-B signing against today's path: ${seconds} s per contender and document, concurrency ${concurrency}`,
+    `\nPDF/A-3a + PDF/UA-1 and PAdES B-B signing against today's path: ${seconds} s per contender, document and load, ${pages} pages`,
   );
-  console.log('\n| document | contender | docs/s | p50 ms | docs/s ÷ Chromium only | p50 ÷ Chromium only |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '\n| document | clients | contender | docs/s | p50 ms | docs/s ÷ Chromium only | p50 ÷ Chromium only | CPU ms/doc (service + Chromium) | docs per CPU-second ÷ Chromium only |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const doc of docs) {
-    const metadata = { title: doc.html.title, author: doc.html.author, creator: CREATOR };
-    const raw = () => pool.render(doc.html.parts, { format: 'letter' });
-    const contenders = [
-      async () => void (await raw()),
-      async () => void (await pool.render(doc.html.parts, { format: 'letter', metadata })),
-      async () => void (await signer.sign(await pool.render(doc.html.parts, { format: 'letter', metadata }))),
-    ];
-    for (const c of contenders) await c();
-    const runs = await interleaved(concurrency, seconds, 2, contenders);
-    const names = ['Chromium only (today without the steps)', 'PDF/A-3a + PDF/UA-1', 'PDF/A-3a + PDF/UA-1 + PAdES B-B'];
-    runs.forEach((run, i) => {
-      console.log(
-        `| ${doc.name} | ${names[i]} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${(run.throughput / runs[0]!.throughput).toFixed(2)} | ${(run.p50 / runs[0]!.p50).toFixed(2)} |`,
-      );
-    });
-    const chromium = await raw();
-    const archived = archivePdf(chromium, metadata, PRODUCER);
-    const archiveMs = await perCall(50, () => archivePdf(chromium, metadata, PRODUCER));
-    const signMs = await perCall(50, () => signer.sign(archived));
-    console.log(
-      `| ${doc.name} | each step alone, main thread | archive ${fmt(archiveMs)} ms/doc | sign ${fmt(signMs)} ms/doc (target < 5) | ${chromium.length} → ${archived.length} bytes | |`,
-    );
+    for (const clients of [pages, 2 * pages]) await compare(pool, doc, signer, clients, seconds);
+    await stepsAlone(pool, doc, signer);
   }
+}
+
+const NAMES = ['Chromium only (today without the steps)', 'PDF/A-3a + PDF/UA-1', 'PDF/A-3a + PDF/UA-1 + PAdES B-B'];
+
+/** `contenders` in alternating 2 s rounds, each with the CPU time its rounds cost this process and its Chromium. */
+async function roundsWithCpu(
+  clients: number,
+  seconds: number,
+  contenders: (() => Promise<void>)[],
+): Promise<{ run: Run; cpuMs: number }[]> {
+  const rounds = Math.max(1, Math.round(seconds / 2));
+  const times: number[][] = contenders.map(() => []);
+  const spent = contenders.map(() => ({ seconds: 0, cpuMs: 0 }));
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (r + k) % contenders.length;
+      const cpu = treeCpuMs(process.pid);
+      const run = await closedLoop(clients, 2, contenders[i]!, undefined, times[i]);
+      spent[i]!.cpuMs += treeCpuMs(process.pid) - cpu;
+      spent[i]!.seconds += run.seconds;
+    }
+  }
+  return contenders.map((_, i) => ({ run: summarize(times[i]!, spent[i]!.seconds), cpuMs: spent[i]!.cpuMs }));
+}
+
+async function compare(pool: BrowserPool, doc: ArchiveBenchDoc, signer: PdfSigner, clients: number, seconds: number): Promise<void> {
+  const metadata = { title: doc.html.title, author: doc.html.author, creator: CREATOR };
+  const contenders = [
+    async () => void (await pool.render(doc.html.parts, { format: 'letter' })),
+    async () => void (await pool.render(doc.html.parts, { format: 'letter', metadata })),
+    async () => void (await signer.sign(await pool.render(doc.html.parts, { format: 'letter', metadata }))),
+  ];
+  for (const c of contenders) await c();
+  const runs = await roundsWithCpu(clients, seconds, contenders);
+  const perDoc = runs.map(({ run, cpuMs }) => cpuMs / run.count);
+  runs.forEach(({ run }, i) => {
+    const base = runs[0]!.run;
+    console.log(
+      `| ${doc.name} | ${clients} | ${NAMES[i]} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${(run.throughput / base.throughput).toFixed(2)} | ${(run.p50 / base.p50).toFixed(2)} | ${fmt(perDoc[i]!)} | ${(perDoc[0]! / perDoc[i]!).toFixed(2)} |`,
+    );
+  });
+}
+
+async function stepsAlone(pool: BrowserPool, doc: ArchiveBenchDoc, signer: PdfSigner): Promise<void> {
+  const metadata = { title: doc.html.title, author: doc.html.author, creator: CREATOR };
+  const chromium = await pool.render(doc.html.parts, { format: 'letter' });
+  const archived = archivePdf(chromium, metadata, PRODUCER);
+  const archiveMs = await perCall(50, () => archivePdf(chromium, metadata, PRODUCER));
+  const signMs = await perCall(50, () => signer.sign(archived));
+  console.log(
+    `| ${doc.name} | - | each step alone, main thread | archive ${fmt(archiveMs)} ms/doc | sign ${fmt(signMs)} ms/doc (target < 5) | ${chromium.length} → ${archived.length} bytes | |`,
+  );
 }
