@@ -43,6 +43,22 @@ function skipInlineImage(b: Uint8Array, i: number): number {
   return b.length;
 }
 
+/** Operator names by their bytes (every operator has at most three): made once, so that lexing allocates none. */
+const OPERATORS = new Map<number, string>();
+
+/** The operator (or keyword) in bytes [from, to). */
+function operatorAt(b: Uint8Array, from: number, to: number): string {
+  if (to - from > 3) return Buffer.from(b.buffer, b.byteOffset + from, Math.min(to - from, 16)).toString('latin1');
+  let key = to - from;
+  for (let k = from; k < to; k++) key = key * 256 + b[k]!;
+  let name = OPERATORS.get(key);
+  if (name === undefined) {
+    name = Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1');
+    if (OPERATORS.size < 4096) OPERATORS.set(key, name);
+  }
+  return name;
+}
+
 /** The operations of a content stream, each spanning its operands and operator. */
 export function operations(b: Uint8Array): Operation[] {
   const ops: Operation[] = [];
@@ -85,8 +101,7 @@ export function operations(b: Uint8Array): Operation[] {
     } else {
       while (!ends(b[i])) i++;
       if (i === tokenStart) i++; // a stray delimiter (`)` or `>`): step over it
-      let word = '';
-      for (let k = tokenStart; k < i && k < tokenStart + 16; k++) word += String.fromCharCode(b[k]!);
+      const word = operatorAt(b, tokenStart, i);
       if (word === 'true' || word === 'false' || word === 'null') {
         if (start < 0) start = tokenStart;
         continue;
