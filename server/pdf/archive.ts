@@ -8,10 +8,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { getDefaultSRGBProfile, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from '@cantoo/pdf-lib';
-import { markArtifacts, type MarkCounts } from './content-marks';
+import { markArtifacts } from './content-marks';
 import { pdfDateText, pdfString, type PdfMetadata } from './metadata';
-import { appendUpdate, PdfFile, serialize, type UpdateBody } from './pdf-file';
-import { pageList, repeatedHeaders } from './repeated-headers';
+import { appendUpdate, pageList, PdfFile, serialize, type UpdateBody } from './pdf-file';
+import { repeatedHeaders } from './repeated-headers';
 import { buildXmp, xmlSafeText } from './xmp';
 
 /** The output condition of the OutputIntent: the ICC's own name for the profile it embeds. */
@@ -47,12 +47,10 @@ function decoded(stream: PDFRawStream): Buffer | undefined {
 }
 
 /** The pages' content streams rewritten with artifacts marked (object number → new stream). */
-function markedPages(file: PdfFile, counts: MarkCounts): Map<number, UpdateBody> {
+function markedPages(file: PdfFile): Map<number, UpdateBody> {
   const out = new Map<number, UpdateBody>();
   const pages = pageList(file);
-  // A header row repeats only on a second page: a one-page document's structure tree is not read at all.
-  const repeats =
-    pages.length > 1 ? repeatedHeaders(file, pages) : { byPage: new Map<number, Set<number>>(), objects: new Map<number, string>() };
+  const repeats = repeatedHeaders(file, pages);
   for (const [num, body] of repeats.objects) out.set(num, body);
   pages.forEach((page, index) => {
     const contents = page.dict.get(PDFName.of('Contents'));
@@ -62,7 +60,7 @@ function markedPages(file: PdfFile, counts: MarkCounts): Map<number, UpdateBody>
       const stream = file.object(ref);
       if (!(stream instanceof PDFRawStream)) continue;
       const bytes = decoded(stream);
-      const marked = bytes && markArtifacts(bytes, repeats.byPage.get(index), counts);
+      const marked = bytes && markArtifacts(bytes, repeats.byPage.get(index));
       if (!marked) continue;
       // Level 1: a content stream compresses nearly as well, at a third of the time of the default.
       const data = zlib.deflateSync(marked, { level: 1 });
@@ -75,13 +73,8 @@ function markedPages(file: PdfFile, counts: MarkCounts): Map<number, UpdateBody>
   return out;
 }
 
-/** What a finish did, for tests and the bench. */
-export interface ArchiveReport extends MarkCounts {
-  language?: string;
-}
-
 /** `pdf` (Chromium's) as a PDF/A-3a and PDF/UA-1 file, by one incremental update. */
-export function archivePdf(pdf: Uint8Array, meta: PdfMetadata, producer: string, now: Date = new Date(), report?: ArchiveReport): Buffer {
+export function archivePdf(pdf: Uint8Array, meta: PdfMetadata, producer: string, now: Date = new Date()): Buffer {
   const file = new PdfFile(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   const catalog = file.catalog();
   const language = textOf(file.resolve(catalog.dict.get(PDFName.of('Lang'))));
@@ -95,8 +88,7 @@ export function archivePdf(pdf: Uint8Array, meta: PdfMetadata, producer: string,
     producer: xmlSafeText(producer),
   };
 
-  const counts: MarkCounts = { wrapped: 0, repeated: 0 };
-  const objects = markedPages(file, counts);
+  const objects = markedPages(file);
   const [infoNum, xmpNum, iccNum] = [file.size, file.size + 1, file.size + 2];
 
   const entries = [`/Title ${pdfString(info.title)}`];
@@ -119,6 +111,5 @@ export function archivePdf(pdf: Uint8Array, meta: PdfMetadata, producer: string,
   // The file identifier PDF/A requires, both halves the same at creation: from the instant, the size, the title and
   // random bytes (ISO 32000-1 14.4 suggests such inputs; hashing the whole file would cost more and add nothing).
   const id = createHash('md5').update(`${date.toISOString()} ${pdf.length} ${info.title}`).update(randomBytes(8)).digest();
-  if (report) Object.assign(report, counts, { language });
   return appendUpdate(file, objects, { info: infoNum, id });
 }

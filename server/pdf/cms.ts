@@ -23,7 +23,8 @@ const OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
 } as const;
 
-const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer as ArrayBuffer;
+/** A copy of `bytes` as the ArrayBuffer pkijs and asn1js take. */
+export const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer as ArrayBuffer;
 
 /** The ContentInfo encoded once, and where each document's digest and signature go in it. */
 interface Template {

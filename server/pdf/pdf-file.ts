@@ -9,14 +9,11 @@ export class PdfStructureError extends Error {}
 
 const EOF_TAIL = /startxref\s+(\d+)\s+%%EOF\s*$/;
 
-/** A parsed object: its value, and for a stream its dictionary and raw (still encoded) bytes. */
-export type PdfValue = PDFObject;
-
 export class PdfFile {
   readonly context = PDFContext.create();
   /** Object number → byte offset of its newest revision. */
   private readonly offsets = new Map<number, number>();
-  private readonly parsed = new Map<number, PdfValue>();
+  private readonly parsed = new Map<number, PDFObject>();
   readonly trailer: PDFDict;
   readonly startxref: number;
   readonly size: number;
@@ -75,7 +72,7 @@ export class PdfFile {
   }
 
   /** The object `ref` (or a number) names, parsed once; undefined when the file has no such object. */
-  object(ref: PDFRef | number): PdfValue | undefined {
+  object(ref: PDFRef | number): PDFObject | undefined {
     const num = typeof ref === 'number' ? ref : ref.objectNumber;
     const cached = this.parsed.get(num);
     if (cached) return cached;
@@ -89,7 +86,7 @@ export class PdfFile {
   }
 
   /** `value` itself, or the object it refers to. */
-  resolve(value: PDFObject | undefined): PdfValue | undefined {
+  resolve(value: PDFObject | undefined): PDFObject | undefined {
     return value instanceof PDFRef ? this.object(value) : value;
   }
 
@@ -111,6 +108,25 @@ export class PdfFile {
     if (!(ref instanceof PDFRef) || !dict) throw new PdfStructureError('the trailer has no catalog');
     return { ref, dict };
   }
+}
+
+export interface PageRef {
+  ref: PDFRef;
+  dict: PDFDict;
+}
+
+/** The document's pages in order (the page tree walked depth first). */
+export function pageList(file: PdfFile): PageRef[] {
+  const pages: PageRef[] = [];
+  const walk = (node: PDFObject | undefined, depth: number) => {
+    const dict = file.dict(node);
+    if (!dict || depth > 32) return;
+    const kids = file.array(dict.get(PDFName.of('Kids')));
+    if (kids) for (let i = 0; i < kids.size(); i++) walk(kids.get(i), depth + 1);
+    else if (node instanceof PDFRef) pages.push({ ref: node, dict });
+  };
+  walk(file.catalog().dict.get(PDFName.of('Pages')), 0);
+  return pages;
 }
 
 /** The PDF syntax of a dictionary or other value (pdf-lib writes it). */

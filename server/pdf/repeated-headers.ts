@@ -5,26 +5,7 @@
 // elements and parent-tree arrays without them; content-marks.ts retags the sequences in the pages' content.
 // It reads through pdf-file.ts and changes no bytes itself.
 import { PDFArray, PDFDict, PDFName, PDFNull, PDFNumber, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
-import { serialize, type PdfFile } from './pdf-file';
-
-export interface PageRef {
-  ref: PDFRef;
-  dict: PDFDict;
-}
-
-/** The document's pages in order (the page tree walked depth first). */
-export function pageList(file: PdfFile): PageRef[] {
-  const pages: PageRef[] = [];
-  const walk = (node: PDFObject | undefined, depth: number) => {
-    const dict = file.dict(node);
-    if (!dict || depth > 32) return;
-    const kids = file.array(dict.get(PDFName.of('Kids')));
-    if (kids) for (let i = 0; i < kids.size(); i++) walk(kids.get(i), depth + 1);
-    else if (node instanceof PDFRef) pages.push({ ref: node, dict });
-  };
-  walk(file.catalog().dict.get(PDFName.of('Pages')), 0);
-  return pages;
-}
+import { serialize, type PageRef, type PdfFile } from './pdf-file';
 
 export interface RepeatedHeaders {
   /** Page index → the MCIDs on it that repeat a header. */
@@ -77,6 +58,8 @@ function parentArrays(file: PdfFile, root: PDFDict): Map<number, { array: PDFArr
 /** The repeats in `file`'s structure tree, and the objects to write without them. */
 export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeaders {
   const none: RepeatedHeaders = { byPage: new Map(), objects: new Map() };
+  // A header row repeats only on a second page: a one-page document's structure tree is not read at all.
+  if (pages.length < 2) return none;
   const root = file.dict(file.catalog().dict.get(PDFName.of('StructTreeRoot')));
   const arrays = root && parentArrays(file, root);
   if (!arrays) return none;

@@ -9,8 +9,7 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFName, PDFNumber, PDFRef } from '@cantoo/pdf-lib';
 import { CmsSigner } from './cms';
 import { pdfDateText, pdfString } from './metadata';
-import { appendUpdate, PdfFile, PdfStructureError, serialize, type UpdateBody } from './pdf-file';
-import { pageList } from './repeated-headers';
+import { appendUpdate, pageList, PdfFile, PdfStructureError, serialize, type UpdateBody } from './pdf-file';
 import type { SigningKey } from './signing-key';
 
 export interface SignerOptions {

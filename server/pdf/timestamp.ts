@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { toArrayBuffer } from './cms';
 
 export class TimestampError extends Error {}
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
-const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer as ArrayBuffer;
 
 /** The DER TimeStampToken (a CMS ContentInfo) the authority at `url` gives for `imprint`. */
 export async function requestTimestamp(url: string, imprint: Buffer, timeoutMs: number): Promise<Buffer> {

@@ -107,3 +107,10 @@ export function fakeRenderer(render: PdfRenderer['render'] = async () => new Tex
     close: async () => undefined,
   };
 }
+
+/** POSTs `body` and returns the answer's bytes; anything but a 200 fails the test with its status and body. */
+export async function postOk(service: { url: string; key: string }, body: unknown, opts: PostOptions = {}): Promise<Buffer> {
+  const res = await post(service, body, opts);
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${await res.text()}`);
+  return Buffer.from(await res.arrayBuffer());
+}

@@ -12,16 +12,12 @@ import { appendUpdate, catalogOf, findObject, patchPdf } from '../helpers/pdf-pa
 import { qpdfJson } from '../helpers/pdfa-reader';
 import { solidPng } from '../helpers/png';
 import { postReceived, readExample } from '../helpers/received';
-import { post, sharedService, tempDir, type TestService } from '../helpers/service';
+import { post, postOk, sharedService, tempDir, type TestService } from '../helpers/service';
 
 const EXAMPLES = path.join(projectRoot(), 'examples');
 const example = (name: string) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, name), 'utf8')) as Record<string, unknown>;
 
-async function pdfOf(service: TestService, body: unknown, headers: Record<string, string> = {}): Promise<Buffer> {
-  const res = await post(service, body, { headers });
-  expect(res.status, res.status === 200 ? '' : await res.text()).to.equal(200);
-  return Buffer.from(await res.arrayBuffer());
-}
+const pdfOf = (service: TestService, body: unknown, headers: Record<string, string> = {}) => postOk(service, body, { headers });
 
 /** examples/statement.json with `n` transactions: several pages, the table header repeated on each. */
 function longStatement(n: number): Record<string, unknown> {
