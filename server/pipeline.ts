@@ -117,9 +117,11 @@ export class DocumentPipeline {
     return this.assets.html.render(view, doc.theme);
   }
 
-  /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). */
-  async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
-    return this.signed(await this.printPrepared(prepared, onLogoFailure, signal));
+  /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). `sign` false leaves
+   * it unsigned for a caller that changes it further (the merged PDF of a batch is signed once, whole). */
+  async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal, sign = true): Promise<RenderedDocument> {
+    const printed = await this.printPrepared(prepared, onLogoFailure, signal);
+    return sign ? this.signed(printed) : printed;
   }
 
   /** A finished PDF signed when the service signs (the last change to its bytes: an incremental update). */

@@ -1,7 +1,7 @@
 // Assembles the running service from its parts: config → assets → key store → browser pool → HTTP server.
 // Used by main.ts and by the tests (which start it on port 0 with their own store), so both run the same wiring.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
@@ -152,6 +152,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     app,
   );
   server.on('clientError', clientErrorHandler(logger, config.requestTimeoutMs));
+  const unused = unusedConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -172,7 +173,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
       // (server.close() alone would wait for the clients' keep-alive timeout).
       studio?.close();
       await new Promise<void>((resolve) => {
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const sweep = setInterval(() => {
+          server.closeIdleConnections();
+          unused.destroy();
+        }, 50);
         server.close(() => {
           clearInterval(sweep);
           resolve();
@@ -185,6 +189,25 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await rules?.release();
       await xsd.release();
       await keys.close();
+    },
+  };
+}
+
+/**
+ * The connections that have not sent a request yet (a client's spare socket, opened ahead): closeIdleConnections
+ * leaves them, and Node's header timeout may not start before their first byte, so a shutdown would wait for them.
+ */
+function unusedConnections(server: http.Server): { destroy(): void } {
+  const open = new Set<Socket>();
+  const used = new WeakSet<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (req: http.IncomingMessage) => used.add(req.socket));
+  return {
+    destroy() {
+      for (const socket of open) if (!used.has(socket)) socket.destroy();
     },
   };
 }

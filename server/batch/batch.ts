@@ -117,6 +117,7 @@ export async function renderBatchItem(
   item: BatchItem,
   onLogoFailure: LogoLogger,
   signal: AbortSignal,
+  sign = true,
 ): Promise<BatchFile> {
   const xml = ({ xml, filename }: { xml: string; filename: string }): BatchFile => ({
     filename,
@@ -125,7 +126,7 @@ export async function renderBatchItem(
   });
   switch (item.format) {
     case 'pdf': {
-      const { pdf, filename } = await pipeline.renderPdf(item.prepared, onLogoFailure, signal);
+      const { pdf, filename } = await pipeline.renderPdf(item.prepared, onLogoFailure, signal, sign);
       return { filename, data: pdf, pdf: true };
     }
     case 'factur-x': {

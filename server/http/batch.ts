@@ -15,7 +15,8 @@ import { CREATOR } from '../pipeline';
 import type { Quota, QuotaTicket } from '../quota/quota';
 import type { Locale } from '../render/locale';
 import { prepareBatch, renderBatchItem, UniqueNames, type BatchFile, type BatchItem } from '../batch/batch';
-import { PdfMerger } from '../batch/merge-pdf';
+import { PdfMerger } from '../pdf/merge';
+import { PRODUCER } from '../pdf/metadata';
 import { ZipStream } from '../batch/zip';
 import { rateLimitHeaders } from './rate-limit';
 
@@ -62,15 +63,16 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
     const { tickets, state } = await quota.reserveMany(res.locals.account as string, res.locals.plan as Plan, items.length);
     const onLogo = (reason: string) => logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
     // One document at a time: the batch holds at most one page of the pool, whatever its size.
+    // The merged PDF's documents are signed once, as one file, after they are merged.
     const render = async (i: number): Promise<BatchFile> => {
-      const file = await renderBatchItem(pipeline, items[i]!, onLogo, gone.signal);
+      const file = await renderBatchItem(pipeline, items[i]!, onLogo, gone.signal, answer === ZIP);
       if (gone.signal.aborted) throw errors.clientClosed();
       return file;
     };
     try {
       res.set(rateLimitHeaders(state));
       if (answer === ZIP) await sendZip(res, items.length, render, tickets, gone.signal);
-      else await sendMerged(res, items.length, render, tickets);
+      else await sendMerged(res, items.length, render, tickets, (pdf) => pipeline.signPdf(pdf));
     } catch (err) {
       // A client that left shows up as an aborted render or write: that is a 499, not a defect.
       throw gone.signal.aborted ? errors.clientClosed() : err;
@@ -118,10 +120,16 @@ async function sendZip(
 }
 
 /** One PDF of every document's pages in order; counted when it is complete, just before it is sent. */
-async function sendMerged(res: Response, count: number, render: (i: number) => Promise<BatchFile>, tickets: QuotaTicket[]): Promise<void> {
+async function sendMerged(
+  res: Response,
+  count: number,
+  render: (i: number) => Promise<BatchFile>,
+  tickets: QuotaTicket[],
+  sign: (pdf: Uint8Array) => Promise<Uint8Array>,
+): Promise<void> {
   const merger = new PdfMerger();
   for (let i = 0; i < count; i++) await merger.add((await render(i)).data);
-  const pdf = await merger.save({ title: `Batch of ${count} documents`, creator: CREATOR });
+  const pdf = await sign(await merger.save({ title: `Batch of ${count} documents`, creator: CREATOR }, PRODUCER));
   for (const ticket of tickets) await ticket.commit();
   res
     .status(200)

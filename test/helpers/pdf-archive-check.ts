@@ -14,11 +14,19 @@ import { tempDir } from './service';
 export interface Elem {
   s: string;
   depth: number;
+  /** Its /T (a merged PDF's Parts are titled with their documents' titles). */
+  title?: string;
   alt?: string;
   lang?: string;
   scope?: string;
   /** The marked content it holds directly: [page index, MCID]. */
   mcrs: [number, number][];
+  /** Its object (`12 0 R`) when indirect, its /ID, and the /Headers its table attributes name. */
+  ref?: string;
+  id?: string;
+  headers: string[];
+  /** The objects (annotations) it holds through OBJRs. */
+  objs: string[];
 }
 
 /** What each page paints, by marked-content sequence. */
@@ -133,7 +141,11 @@ function structure(file: QpdfFile, pageIndex: (ref: Json | undefined) => number)
       into?.mcrs.push([pageIndex(d['/Pg'] ?? pg), d['/MCID'] as number]);
       return;
     }
-    if (d['/Type'] === '/OBJR' || !d['/S']) return;
+    if (d['/Type'] === '/OBJR') {
+      into?.objs.push(d['/Obj'] as string);
+      return;
+    }
+    if (!d['/S']) return;
     const attrs = file.resolve(d['/A']);
     const list = (Array.isArray(attrs) ? attrs : attrs ? [attrs] : []).map((a) => file.dict(a));
     const scope = list.find((a) => a['/Scope'])?.['/Scope'];
@@ -141,14 +153,28 @@ function structure(file: QpdfFile, pageIndex: (ref: Json | undefined) => number)
       s: (d['/S'] as string).slice(1),
       depth,
       alt: d['/Alt'] ? str(d['/Alt']) : undefined,
+      title: d['/T'] ? str(d['/T']) : undefined,
       lang: d['/Lang'] ? str(d['/Lang']) : undefined,
       scope: typeof scope === 'string' ? scope.slice(1) : undefined,
       mcrs: [],
+      ref: typeof k === 'string' ? k : undefined,
+      id: d['/ID'] ? str(d['/ID']) : undefined,
+      objs: [],
+      headers: list.flatMap((a) => ((file.resolve(a['/Headers']) as Json[] | undefined) ?? []).map((h) => str(h))),
     };
     out.push(elem);
     walk(d['/K'], depth + 1, d['/Pg'] ?? pg, elem);
   };
   walk(file.dict(catalog['/StructTreeRoot'])['/K'], 0, undefined);
+  return out;
+}
+
+/** A number tree's leaves: key → value (through /Kids). */
+function numberTree(file: QpdfFile, node: Json | undefined, out = new Map<number, Json>()): Map<number, Json> {
+  const d = file.dict(node);
+  const nums = (file.resolve(d['/Nums']) as Json[] | undefined) ?? [];
+  for (let i = 0; i + 1 < nums.length; i += 2) out.set(nums[i] as number, nums[i + 1]!);
+  for (const kid of (file.resolve(d['/Kids']) as Json[] | undefined) ?? []) numberTree(file, kid, out);
   return out;
 }
 
@@ -162,6 +188,19 @@ function pageRefs(file: QpdfFile): string[] {
   };
   walk(file.dict(file.trailer['/Root'])['/Pages']);
   return out;
+}
+
+/** The elements of each Part (a merged PDF's documents), or all of them as one when there is no Part. */
+function divisions(elems: Elem[]): Elem[][] {
+  const parts: Elem[][] = [];
+  let depth = -1;
+  for (const e of elems) {
+    if (e.s === 'Part') {
+      parts.push([]);
+      depth = e.depth;
+    } else if (parts.length > 0 && e.depth > depth) parts[parts.length - 1]!.push(e);
+  }
+  return parts.length > 0 ? parts : [elems];
 }
 
 export interface ArchiveCheck {
@@ -246,7 +285,11 @@ export async function archiveCheck(pdf: Uint8Array): Promise<ArchiveCheck> {
   );
   const headings = elems.filter((e) => /^H\d?$/.test(e.s));
   check(headings[0]?.s === 'H1', `the first heading is ${headings[0]?.s ?? 'missing'}, not H1`);
-  check(headings.filter((h) => h.s === 'H1').length === 1, 'not exactly one H1');
+  // One H1 a document; a merged PDF holds one document a Part, each with its own H1 first.
+  for (const [i, part] of divisions(elems).entries()) {
+    const own = part.filter((e) => /^H\d?$/.test(e.s));
+    check(own[0]?.s === 'H1' && own.filter((h) => h.s === 'H1').length === 1, `not exactly one H1, first, in document ${i + 1}`);
+  }
 
   // Every MCID a page has in its content belongs to one element, and the elements hold them in the content's order.
   const held = new Map<string, number>();
@@ -263,6 +306,32 @@ export async function archiveCheck(pdf: Uint8Array): Promise<ArchiveCheck> {
     }
   });
   check(outOfOrder === 0, `${outOfOrder} text sequences out of reading order`);
+
+  // The parent tree leads from each page's marked content back to the element that holds it (what a reader uses to
+  // go from the page to the structure), and the table cells' /Headers name identifiers that exist, once each.
+  const root = file.dict(catalog['/StructTreeRoot']);
+  const parents = numberTree(file, root['/ParentTree']);
+  let misparented = 0;
+  refs.forEach((ref, p) => {
+    const key = file.dict(ref)['/StructParents'];
+    const array = typeof key === 'number' ? ((file.resolve(parents.get(key)) as Json[] | undefined) ?? []) : [];
+    for (const mcid of pages[p]!.tagged.keys()) {
+      const at = held.get(`${p}:${mcid}`);
+      if (at !== undefined && array[mcid] !== elems[at]!.ref) misparented++;
+    }
+  });
+  for (const ref of refs) {
+    for (const annot of (file.resolve(file.dict(ref)['/Annots']) as Json[] | undefined) ?? []) {
+      const key = file.dict(annot)['/StructParent'];
+      const owner = typeof key === 'number' ? elems.find((e) => e.ref === parents.get(key)) : undefined;
+      if (!owner?.objs.includes(annot as string)) misparented++;
+    }
+  }
+  check(misparented === 0, `${misparented} marked-content sequences or annotations whose parent-tree entry is not their element`);
+  const ids = elems.flatMap((e) => (e.id === undefined ? [] : [e.id]));
+  check(new Set(ids).size === ids.length, `${ids.length - new Set(ids).size} element identifiers used twice`);
+  const unknown = elems.flatMap((e) => e.headers).filter((h) => !ids.includes(h));
+  check(unknown.length === 0, `${unknown.length} table /Headers naming no element`);
 
   // Page numbers ("Page 2 of 3", in any language: digits of the page and the count) only as artifacts.
   const numbered = pages.filter((page, p) => new RegExp(`(^|\\D)${p + 1}\\D+${pages.length}(\\D|$)`).test(page.artifactText));

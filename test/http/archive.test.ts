@@ -9,7 +9,7 @@ import { projectRoot } from '../../server/config';
 import { E_INVOICE } from '../helpers/e-invoice-request';
 import { archiveCheck } from '../helpers/pdf-archive-check';
 import { appendUpdate, catalogOf, findObject, patchPdf } from '../helpers/pdf-patch';
-import { qpdfJson } from '../helpers/pdfa-reader';
+import { qpdfJson, type Dict } from '../helpers/pdfa-reader';
 import { solidPng } from '../helpers/png';
 import { postReceived, readExample } from '../helpers/received';
 import { post, postOk, sharedService, tempDir, type TestService } from '../helpers/service';
@@ -132,6 +132,27 @@ describe('PDF/A-3a and PDF/UA-1 for every PDF (read from the file)', function ()
         return { [th.ref]: { value: { ...th.dict, '/A': [] } } };
       });
       expect((await archiveCheck(bad)).problems.join('\n')).to.match(/1 of \d+ TH cells without \/Scope/);
+    });
+
+    it('a parent-tree entry leading elsewhere, an identifier used twice, a /Headers naming nothing', async function () {
+      const bad = patchPdf(good, (file) => {
+        const root = file.dict(catalogOf(file).value['/StructTreeRoot']);
+        const nums = file.dict(root['/ParentTree'])['/Nums'] as string[];
+        const arrayRef = nums[1]!;
+        const array = file.resolve(arrayRef) as string[];
+        const ths = [...file.objects].filter(([, o]) => o.dict === undefined && (o.value as Dict | null)?.['/S'] === '/TH');
+        const [first, second] = ths.map(([ref, o]) => ({ ref, dict: o.value as Dict }));
+        const td = findObject(file, (d) => Array.isArray(d['/A']) && JSON.stringify(d['/A']).includes('/Headers'));
+        return {
+          [arrayRef]: { value: [array[1], array[0], ...array.slice(2)] },
+          [second!.ref]: { value: { ...second!.dict, '/ID': first!.dict['/ID'] } },
+          [td.ref]: { value: { ...td.dict, '/A': [{ '/O': '/Table', '/Headers': ['u:nobody'] }] } },
+        };
+      });
+      const problems = (await archiveCheck(bad)).problems.join('\n');
+      expect(problems).to.match(/\d+ marked-content sequences or annotations whose parent-tree entry is not their element/);
+      expect(problems).to.match(/1 element identifiers used twice/);
+      expect(problems).to.match(/\d+ table \/Headers naming no element/);
     });
 
     it('the reading order changed: the children of the element holding the items table reversed', async function () {

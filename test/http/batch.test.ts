@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { periodOf } from '../../server/quota/quota';
 import { isPdf, pdfFlatText, pdfPageCount } from '../helpers/pdf';
+import { archiveCheck } from '../helpers/pdf-archive-check';
 import { descendants } from '../helpers/processes';
 import { post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
 
@@ -103,6 +104,10 @@ describe('POST /batch', function () {
     const at = [1, 2, 3, 4, 5].map((n) => text.indexOf(`Client ${n}`));
     expect(at.every((i) => i >= 0)).to.equal(true);
     expect([...at].sort((a, b) => a - b)).to.deep.equal(at);
+    // As accessible and archivable as each document alone: a Part for each, every check of archive.test.ts passing.
+    const check = await archiveCheck(pdf);
+    expect(check.problems).to.deep.equal([]);
+    expect(check.elems.filter((e) => e.s === 'Part')).to.have.length(5);
 
     const xml = await post(
       service,

@@ -1,5 +1,6 @@
 // Faults: Chromium killed with SIGKILL in the middle of a burst, and SIGTERM to the real service process.
 import fs from 'node:fs';
+import net from 'node:net';
 import { expect } from 'chai';
 import type { BrowserPool } from '../../server/pdf/browser-pool';
 import { startChildService } from '../helpers/child-service';
@@ -224,7 +225,7 @@ describe('page replacement', function () {
   });
 });
 
-describe('graceful shutdown (the real process, SIGTERM)', function () {
+describe('graceful shutdown', function () {
   this.timeout(60000);
 
   it('finishes the request in flight, closes Chromium and exits 0', async function () {
@@ -259,5 +260,18 @@ describe('graceful shutdown (the real process, SIGTERM)', function () {
     let refused = false;
     await fetch(`${url}/healthz`).catch(() => (refused = true));
     expect(refused).to.equal(true);
+  });
+
+  it('does not wait for a connection that never sent a request (a spare socket a client opened ahead)', async function () {
+    const service = await startTestService();
+    const spare = net.connect(new URL(service.url).port, '127.0.0.1');
+    await new Promise((resolve) => spare.once('connect', resolve));
+    const ended = new Promise((resolve) => spare.once('close', resolve));
+    spare.on('error', () => undefined);
+    const started = performance.now();
+    const closed = await Promise.race([service.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 10000))]);
+    expect(closed).to.equal('closed');
+    console.log(`      shutdown with a spare connection open: ${Math.round(performance.now() - started)} ms`);
+    await ended;
   });
 });

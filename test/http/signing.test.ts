@@ -117,6 +117,39 @@ describe('PAdES signatures (pdfsig, openssl)', function () {
     if (process.env.PDFSIG_OUT) fs.writeFileSync(process.env.PDFSIG_OUT, raw);
   });
 
+  it('the merged PDF of /batch is signed once, whole, and keeps PDF/A-3, PDF/UA-1 and the structure of each document', async function () {
+    const statement = {
+      ...example('statement.json'),
+      items: Array.from({ length: 60 }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1, unit_cost: 10 })),
+    };
+    const documents = [example('invoice.json'), statement, example('credit_note.json')];
+    const pdf = await postOk(signed, { documents }, { path: '/batch', headers: { accept: 'application/pdf' } });
+    const { count, signatures, raw } = pdfsig(pdf);
+    expect(count, raw).to.equal(1);
+    expect(signatures[0]).to.include({ 'Signature Type': 'ETSI.CAdES.detached', 'Signature Validation': 'Signature is Valid.' });
+    expect(signatures[0]).to.have.property('Total document signed');
+    const check = await archiveCheck(pdf);
+    expect(check.problems).to.deep.equal([]);
+    expect(check.summary.xmp.title).to.equal('Batch of 3 documents');
+    expect(check.summary.repeatedHeaderArtifacts).to.be.greaterThan(0);
+    // One Part a document, titled as its own PDF is, each opening with its H1; the signature field is the one Form.
+    const parts = check.elems.filter((e) => e.s === 'Part');
+    expect(parts.map((p) => p.title)).to.deep.equal(['Invoice INV-2026-0042', 'Statement ST-11', 'Credit Note CN-17']);
+    expect(check.elems.filter((e) => e.s === 'Form')).to.have.length(1);
+    // The outline lists the documents, each at its first page.
+    const file = path.join(tempDir('sig-batch'), 'batch.pdf');
+    fs.writeFileSync(file, pdf);
+    const outline = (
+      JSON.parse(execFileSync('qpdf', ['--json', '--json-key=outlines', file]).toString()) as {
+        outlines: { title: string; destpageposfrom1: number }[];
+      }
+    ).outlines;
+    expect(outline.map((o) => o.title)).to.deep.equal(parts.map((p) => p.title));
+    const [first, second, third] = outline.map((o) => o.destpageposfrom1);
+    expect([first, second]).to.deep.equal([1, 2]);
+    expect(third).to.be.within(4, check.summary.pages); // the 60-line statement takes pages 2 to at least 3
+  });
+
   it('the PDF inside a UBL invoice is signed too', async function () {
     const res = await post(signed, { ...example('invoice.json'), currency: 'EUR', e_invoice: E_INVOICE }, { path: '/ubl' });
     expect(res.status).to.equal(200);
