@@ -21,7 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot } from '../server/config';
 import { PrintFirst } from '../server/print-first';
+import { archivePdf } from '../server/pdf/archive';
 import { BrowserPool, type BrowserPoolOptions, type PdfRenderer } from '../server/pdf/browser-pool';
+import { PRODUCER } from '../server/pdf/metadata';
 import { loadAssets } from '../server/assets';
 import { CREATOR, DocumentPipeline } from '../server/pipeline';
 import { BARE_INVOICE, startNaiveFloor, startSlowImageServer } from './bench/contenders';
@@ -99,7 +101,11 @@ async function printJob(
   return {
     printFirst,
     print: async () =>
-      void (await pool.render(html.html, { format: 'letter', metadata: { title: html.title, author: html.author, creator: CREATOR } })),
+      void archivePdf(
+        await pool.render(html.html, { format: 'letter' }),
+        { title: html.title, author: html.author, creator: CREATOR },
+        PRODUCER,
+      ),
     close: async () => {
       printFirst.close();
       await pool.close();
@@ -173,10 +179,8 @@ async function archiveSection(config: ReturnType<typeof loadConfig>): Promise<vo
   const writer = benchPool(config, { maxRendersPerPage: 100 });
   await writer.start();
   const writeAndPrint = async () => {
-    await writer.render(invoiceHtml.html, {
-      format: 'letter',
-      metadata: { title: invoiceHtml.title, author: invoiceHtml.author, creator: CREATOR },
-    });
+    const meta = { title: invoiceHtml.title, author: invoiceHtml.author, creator: CREATOR };
+    archivePdf(await writer.render(invoiceHtml.html, { format: 'letter' }), meta, PRODUCER);
   };
   const naive = await startNaiveFloor(config.chromiumPath, config.chromiumSandbox, CONCURRENCY);
   let worker = 0;

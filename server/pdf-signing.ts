@@ -4,6 +4,8 @@
 // The signature itself is server/pdf/signature.ts.
 import type { Config } from './config';
 import { errors } from './errors';
+import { archiveAndSign } from './pdf/finish';
+import { PRODUCER, type PdfMetadata } from './pdf/metadata';
 import { PdfSigner } from './pdf/signature';
 import { certificateWarning, loadSigningKey, SigningKeyError } from './pdf/signing-key';
 import { requestTimestamp, TimestampError } from './pdf/timestamp';
@@ -46,9 +48,18 @@ export class PdfSigning {
   }
 
   /** `pdf` signed; a timestamp that does not come is 503 timestamp_unavailable. */
-  async sign(pdf: Uint8Array): Promise<Uint8Array> {
+  sign(pdf: Uint8Array): Promise<Uint8Array> {
+    return this.failing(this.signer.sign(pdf));
+  }
+
+  /** Chromium's `pdf` made PDF/A-3a and PDF/UA-1 and signed, in one incremental update. */
+  archiveAndSign(pdf: Uint8Array, meta: PdfMetadata): Promise<Uint8Array> {
+    return this.failing(archiveAndSign(pdf, meta, PRODUCER, this.signer));
+  }
+
+  private async failing(signed: Promise<Uint8Array>): Promise<Uint8Array> {
     try {
-      return await this.signer.sign(pdf);
+      return await signed;
     } catch (err) {
       if (err instanceof TimestampError) throw errors.timestampUnavailable(5);
       throw err;

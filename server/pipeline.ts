@@ -20,6 +20,7 @@ import { buildView, labelFor } from './render/view-model';
 import { pdfFilename } from './documents/filename';
 import { toEInvoice } from './einvoice/map';
 import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
+import { archivePdf } from './pdf/archive';
 import { PRODUCER } from './pdf/metadata';
 import type { PdfSigning } from './pdf-signing';
 import type { XsdValidator } from './einvoice/xsd-validator';
@@ -120,8 +121,7 @@ export class DocumentPipeline {
   /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). `sign` false leaves
    * it unsigned for a caller that changes it further (the merged PDF of a batch is signed once, whole). */
   async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal, sign = true): Promise<RenderedDocument> {
-    const printed = await this.printPrepared(prepared, onLogoFailure, signal);
-    return sign ? this.signed(printed) : printed;
+    return this.printPrepared(prepared, onLogoFailure, signal, sign);
   }
 
   /** A finished PDF signed when the service signs (the last change to its bytes: an incremental update). */
@@ -129,14 +129,15 @@ export class DocumentPipeline {
     return this.signing ? this.signing.sign(pdf) : pdf;
   }
 
-  private async signed(doc: RenderedDocument): Promise<RenderedDocument> {
-    return { ...doc, pdf: await this.signPdf(doc.pdf) };
-  }
-
-  /** The request's PDF, not signed yet: Factur-X rewrites it before it is signed. */
-  private async printPrepared(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedDocument> {
+  /** The request's PDF, signed when `sign` (false: Factur-X and UBL change it before it is signed). */
+  private async printPrepared(
+    prepared: PreparedDocument,
+    onLogoFailure: LogoLogger | undefined,
+    signal: AbortSignal | undefined,
+    sign: boolean,
+  ): Promise<RenderedDocument> {
     const html = await this.renderHtml(prepared, onLogoFailure);
-    return this.print(html, prepared.doc, signal);
+    return this.print(html, prepared.doc, signal, sign);
   }
 
   /** A received e-invoice (read from UBL or CII) as the PDF a person reads to approve it, on A4 in `theme` (classic
@@ -157,16 +158,15 @@ export class DocumentPipeline {
     const { doc, view } = receivedView(invoice, check, ctx, options);
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
-    const printed = await this.print(this.assets.html.render(view, doc.theme), doc, signal);
-    return sign ? this.signed(printed) : printed;
+    return this.print(this.assets.html.render(view, doc.theme), doc, signal, sign);
   }
 
-  private async print(html: RenderedHtml, doc: DocumentRequest, signal?: AbortSignal): Promise<RenderedDocument> {
-    const pdf = await this.pdf.render(html.parts, {
-      signal,
-      format: doc.page_size,
-      metadata: { title: html.title, author: html.author, creator: CREATOR },
-    });
+  /** Chromium's print made PDF/A-3a and PDF/UA-1 (the title and language also come from the HTML's <title> and
+   * lang), and signed in the same incremental update when `sign` and the service signs. */
+  private async print(html: RenderedHtml, doc: DocumentRequest, signal: AbortSignal | undefined, sign: boolean): Promise<RenderedDocument> {
+    const printed = await this.pdf.render(html.parts, { signal, format: doc.page_size });
+    const meta = { title: html.title, author: html.author, creator: CREATOR };
+    const pdf = sign && this.signing ? await this.signing.archiveAndSign(printed, meta) : archivePdf(printed, meta, PRODUCER);
     return { pdf, filename: pdfFilename(doc), html };
   }
 
@@ -192,7 +192,7 @@ export class DocumentPipeline {
           attachment,
         }),
       print: async () => {
-        const { pdf, html } = await this.printPrepared(prepared, onLogoFailure, signal);
+        const { pdf, html } = await this.printPrepared(prepared, onLogoFailure, signal, false);
         return { pdf, info: { title: html.title, author: html.author, creator: CREATOR, producer: PRODUCER } };
       },
       sign: (pdf) => this.signPdf(pdf),

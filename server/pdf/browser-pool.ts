@@ -1,14 +1,12 @@
 // PDF printing as the service uses it: a bounded queue (render-queue.ts) in front of one Chromium
 // (browser-supervisor.ts) and its resident print pages (page-set.ts); for each render a deadline (queue wait
-// included), a cancel signal, one retry on a fresh page after a crash, and the PDF made a PDF/A-3a and PDF/UA-1
-// file with its document information (archive.ts). Printing itself is print-page.ts. Takes a whole page or a document's parts and page options
-// and returns PDF bytes; never sees a document type. Pages run with JavaScript off and every request aborted: the
+// included), a cancel signal, and one retry on a fresh page after a crash. Printing itself is print-page.ts. Takes a
+// whole page or a document's parts and page options and returns Chromium's PDF bytes (what follows, PDF/A and the
+// signature, is the pipeline's, outside the queue's slots); never sees a document type. Pages run with JavaScript off and every request aborted: the
 // HTML must be self-contained (inline CSS, data: fonts and images).
 import type { Page } from 'puppeteer';
 import { DomainError, errors } from '../errors';
 import { BrowserSupervisor, type SupervisorOptions } from './browser-supervisor';
-import { archivePdf } from './archive';
-import { PRODUCER } from './metadata';
 import { PageSet } from './page-set';
 import { printPage, type PrintDocument } from './print-page';
 import type { PdfOptions, PdfRenderer, PoolStats } from './renderer';
@@ -158,7 +156,7 @@ export class BrowserPool implements PdfRenderer {
       this.renders++;
       this.pages.giveBack(page!);
       this.browser.countRender(this.queue.running);
-      return options.metadata ? archivePdf(pdf, options.metadata, PRODUCER) : pdf;
+      return pdf;
     } catch (err) {
       abandoned = true;
       // The page may be in any state: never reuse it. If the work is still running (deadline), close the page

@@ -19,6 +19,7 @@ const ends = (c: number | undefined) => c === undefined || CLASS[c] === 1 || CLA
 /** One operator with its operands: bytes [start, end) of the stream. */
 interface Operation {
   op: string;
+  kind: Kind;
   start: number;
   end: number;
 }
@@ -43,20 +44,54 @@ function skipInlineImage(b: Uint8Array, i: number): number {
   return b.length;
 }
 
-/** Operator names by their bytes (every operator has at most three): made once, so that lexing allocates none. */
-const OPERATORS = new Map<number, string>();
+/** What an operator does, as far as marking goes. */
+const enum Kind {
+  Other,
+  BeginMarked,
+  EndMarked,
+  BeginText,
+  EndText,
+  PathBuild,
+  PathPaint,
+  TextShow,
+  XObjectPaint,
+}
+const KINDS = new Map<string, Kind>([
+  ['BDC', Kind.BeginMarked],
+  ['BMC', Kind.BeginMarked],
+  ['EMC', Kind.EndMarked],
+  ['BT', Kind.BeginText],
+  ['ET', Kind.EndText],
+  ...['m', 'l', 'c', 'v', 'y', 'h', 're', 'W', 'W*'].map((op) => [op, Kind.PathBuild] as const),
+  ...['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'n'].map((op) => [op, Kind.PathPaint] as const),
+  ...['Tj', 'TJ', "'", '"'].map((op) => [op, Kind.TextShow] as const),
+  ...['Do', 'sh', 'BI'].map((op) => [op, Kind.XObjectPaint] as const),
+]);
+
+/** An operator's name and kind. */
+interface Operator {
+  name: string;
+  kind: Kind;
+}
+
+/** Operators by their bytes (every operator has at most three): made once, so that lexing allocates none. */
+const OPERATORS = new Map<number, Operator>();
 
 /** The operator (or keyword) in bytes [from, to). */
-function operatorAt(b: Uint8Array, from: number, to: number): string {
-  if (to - from > 3) return Buffer.from(b.buffer, b.byteOffset + from, Math.min(to - from, 16)).toString('latin1');
+function operatorAt(b: Uint8Array, from: number, to: number): Operator {
+  if (to - from > 3) {
+    const name = Buffer.from(b.buffer, b.byteOffset + from, Math.min(to - from, 16)).toString('latin1');
+    return { name, kind: KINDS.get(name) ?? Kind.Other };
+  }
   let key = to - from;
   for (let k = from; k < to; k++) key = key * 256 + b[k]!;
-  let name = OPERATORS.get(key);
-  if (name === undefined) {
-    name = Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1');
-    if (OPERATORS.size < 4096) OPERATORS.set(key, name);
+  let operator = OPERATORS.get(key);
+  if (operator === undefined) {
+    const name = Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1');
+    operator = { name, kind: KINDS.get(name) ?? Kind.Other };
+    if (OPERATORS.size < 4096) OPERATORS.set(key, operator);
   }
-  return name;
+  return operator;
 }
 
 /** The operations of a content stream, each spanning its operands and operator. */
@@ -101,7 +136,8 @@ export function operations(b: Uint8Array): Operation[] {
     } else {
       while (!ends(b[i])) i++;
       if (i === tokenStart) i++; // a stray delimiter (`)` or `>`): step over it
-      const word = operatorAt(b, tokenStart, i);
+      const operator = operatorAt(b, tokenStart, i);
+      const word = operator.name;
       if (word === 'true' || word === 'false' || word === 'null') {
         if (start < 0) start = tokenStart;
         continue;
@@ -112,11 +148,11 @@ export function operations(b: Uint8Array): Operation[] {
         const bi = ops.findLastIndex((o) => o.op === 'BI');
         const from = bi < 0 ? tokenStart : ops[bi]!.start;
         if (bi >= 0) ops.length = bi;
-        ops.push({ op: 'BI', start: from, end: i });
+        ops.push({ op: 'BI', kind: Kind.XObjectPaint, start: from, end: i });
         start = -1;
         continue;
       }
-      ops.push({ op: word, start: start < 0 ? tokenStart : start, end: i });
+      ops.push({ op: word, kind: operator.kind, start: start < 0 ? tokenStart : start, end: i });
       start = -1;
       continue;
     }
@@ -124,11 +160,6 @@ export function operations(b: Uint8Array): Operation[] {
   }
   return ops;
 }
-
-const PATH_BUILD = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're', 'W', 'W*']);
-const PATH_PAINT = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'n']);
-const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
-const XOBJECT_PAINT = new Set(['Do', 'sh', 'BI']);
 
 const OPEN = Buffer.from('/Artifact BMC\n', 'latin1');
 const ARTIFACT = Buffer.from('/Artifact', 'latin1');
@@ -142,9 +173,12 @@ function startsWith(b: Uint8Array, at: number, word: Uint8Array): boolean {
 
 /** The MCID of a BDC operation's property list (`/P <</MCID 3>> BDC`), or undefined. */
 function mcidOf(b: Uint8Array, o: Operation): number | undefined {
-  const at = Buffer.from(b.buffer, b.byteOffset + o.start, o.end - o.start).indexOf(MCID);
-  if (at < 0) return undefined;
-  let i = o.start + at + MCID.length;
+  let i = o.start;
+  for (; i + MCID.length <= o.end; i++) {
+    if (b[i] === 0x2f && b[i + 1] === 0x4d && b[i + 2] === 0x43 && b[i + 3] === 0x49 && b[i + 4] === 0x44) break;
+  }
+  if (i + MCID.length > o.end) return undefined;
+  i += MCID.length;
   while (isWhite(b[i])) i++;
   let n = 0;
   const from = i;
@@ -178,9 +212,8 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
   let pathStart = -1;
   let text: { start: number; depth: number; marked: boolean; shows: Operation[] } | undefined;
   for (const o of ops) {
-    switch (o.op) {
-      case 'BDC':
-      case 'BMC': {
+    switch (o.kind) {
+      case Kind.BeginMarked: {
         const mcid = o.op === 'BDC' ? mcidOf(content, o) : undefined;
         if (mcid !== undefined && depth === 0 && repeated.has(mcid)) {
           edits.push({ at: o.start, end: o.end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
@@ -192,14 +225,14 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
         if (text) text.marked = true;
         break;
       }
-      case 'EMC':
+      case Kind.EndMarked:
         if (text) text.marked = true;
         if (open.pop()) depth--;
         break;
-      case 'BT':
+      case Kind.BeginText:
         text = { start: o.start, depth, marked: false, shows: [] };
         break;
-      case 'ET':
+      case Kind.EndText:
         if (text) {
           if (!text.marked && text.depth === 0 && depth === 0) {
             if (text.shows.length > 0) wrap(text.start, o.end);
@@ -207,18 +240,20 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
         }
         text = undefined;
         break;
-      default:
-        if (PATH_BUILD.has(o.op)) {
-          if (pathStart < 0 && depth === 0) pathStart = o.start;
-        } else if (PATH_PAINT.has(o.op)) {
-          if (pathStart >= 0 && depth === 0) wrap(pathStart, o.end);
-          pathStart = -1;
-        } else if (TEXT_SHOW.has(o.op)) {
-          if (text && depth === 0) text.shows.push(o);
-          else if (!text && depth === 0) wrap(o.start, o.end);
-        } else if (XOBJECT_PAINT.has(o.op) && depth === 0) {
-          wrap(o.start, o.end);
-        }
+      case Kind.PathBuild:
+        if (pathStart < 0 && depth === 0) pathStart = o.start;
+        break;
+      case Kind.PathPaint:
+        if (pathStart >= 0 && depth === 0) wrap(pathStart, o.end);
+        pathStart = -1;
+        break;
+      case Kind.TextShow:
+        if (text && depth === 0) text.shows.push(o);
+        else if (!text && depth === 0) wrap(o.start, o.end);
+        break;
+      case Kind.XObjectPaint:
+        if (depth === 0) wrap(o.start, o.end);
+        break;
     }
   }
   if (edits.length === 0) return undefined;

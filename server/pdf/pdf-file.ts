@@ -193,3 +193,35 @@ export function appendUpdate(file: PdfFile, objects: Map<number, UpdateBody>, tr
   );
   return Buffer.concat(parts);
 }
+
+/**
+ * One incremental update being assembled by several steps (the PDF/A finish, then the signature): the objects it
+ * replaces or adds, the catalog as it will be written (each step changes this one copy, so that their changes to it
+ * add up), the trailer's Info and /ID; `write` lays it out once, after the file's bytes.
+ */
+export class PdfUpdate {
+  readonly objects = new Map<number, UpdateBody>();
+  readonly catalog: PDFDict;
+  readonly catalogRef: PDFRef;
+  info?: number;
+  id?: Buffer;
+  private next: number;
+
+  constructor(readonly file: PdfFile) {
+    const { ref, dict } = file.catalog();
+    this.catalogRef = ref;
+    this.catalog = dict.clone();
+    this.next = file.size;
+  }
+
+  /** A new object number. */
+  reserve(): number {
+    return this.next++;
+  }
+
+  /** The file with the update appended. */
+  write(): Buffer {
+    this.objects.set(this.catalogRef.objectNumber, serialize(this.catalog));
+    return appendUpdate(this.file, this.objects, { info: this.info, id: this.id });
+  }
+}

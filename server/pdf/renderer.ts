@@ -1,15 +1,12 @@
 // What the rest of the service knows of PDF printing: a renderer that takes a whole page or a document's parts and
 // page options and returns PDF bytes, and the figures it reports. Types only; the pool (browser-pool.ts) is the one
 // implementation, and tests may stand another in for what surrounds rendering.
-import type { PdfMetadata } from './metadata';
 import type { PrintDocument } from './print-page';
 
 export type { PrintDocument } from './print-page';
 
 export interface PdfOptions {
   format: 'letter' | 'a4';
-  /** Document information; the title and language also come from the HTML's <title> and lang. */
-  metadata?: PdfMetadata;
   /** Aborted when nobody waits for the PDF any more (the client went away): the render leaves the queue, or its
    * page is closed mid-print, and the call rejects with errors.clientClosed(). */
   signal?: AbortSignal;

@@ -1,5 +1,6 @@
 // Signs a finished PDF (PAdES baseline B-B, or B-T with a timestamp) by one more incremental update, so that the
-// bytes before it, and with them PDF/A-3 and PDF/UA-1, stay as they were: an invisible signature field on the first
+// bytes before it, and with them PDF/A-3 and PDF/UA-1, stay as they were; or, for a PDF fresh from Chromium, as the
+// last part of the update that makes it PDF/A and PDF/UA (signUpdate: one update, the file read once). An invisible signature field on the first
 // page (a zero-size widget, printable and locked, with an empty appearance, tagged as a `Form` element holding an
 // OBJR in the structure tree, its /TU and /Contents saying whose signature it is), the catalog's /AcroForm, and the
 // signature dictionary (SubFilter ETSI.CAdES.detached, /M the signing time) whose /ByteRange covers the whole file
@@ -9,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFName, PDFNumber, PDFRef } from '@cantoo/pdf-lib';
 import { CmsSigner } from './cms';
 import { pdfDateText, pdfString } from './metadata';
-import { appendUpdate, pageList, PdfFile, PdfStructureError, serialize, type UpdateBody } from './pdf-file';
+import { pageList, PdfFile, PdfStructureError, PdfUpdate, serialize, type UpdateBody } from './pdf-file';
 import type { SigningKey } from './signing-key';
 
 export interface SignerOptions {
@@ -47,15 +48,18 @@ export class PdfSigner {
 
   /** `pdf` with the signature appended; `now` is the signing time. */
   async sign(pdf: Uint8Array, now: Date = new Date()): Promise<Buffer> {
+    return this.signUpdate(new PdfUpdate(new PdfFile(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))), now);
+  }
+
+  /** `update`'s file with the update and the signature in it: the signature's objects are the update's last change. */
+  async signUpdate(update: PdfUpdate, now: Date = new Date()): Promise<Buffer> {
     if (this.contentsBytes === 0) await this.prepare();
-    const file = new PdfFile(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
-    const catalog = file.catalog();
+    const { file, objects, catalog } = update;
     const page = pageList(file)[0];
     if (!page) throw new PdfStructureError('the PDF has no page to hold the signature field');
-    const [sigNum, fieldNum, apNum, formNum] = [file.size, file.size + 1, file.size + 2, file.size + 3];
-    const objects = new Map<number, UpdateBody>();
+    if (catalog.has(PDFName.of('AcroForm'))) throw new PdfStructureError('the PDF has a form already');
+    const [sigNum, fieldNum, apNum, formNum] = [update.reserve(), update.reserve(), update.reserve(), update.reserve()];
 
-    // The signature dictionary first: its offset is where the placeholders are looked for.
     objects.set(
       sigNum,
       `<</Type /Sig\n/Filter /Adobe.PPKLite\n/SubFilter /ETSI.CAdES.detached\n/Name ${pdfString(this.key.signer)}\n` +
@@ -76,13 +80,9 @@ export class PdfSigner {
     const annots = file.array(page.dict.get(PDFName.of('Annots')))?.asArray() ?? [];
     pageDict.set(PDFName.of('Annots'), file.context.obj([...annots, PDFRef.of(fieldNum)]));
     objects.set(page.ref.objectNumber, serialize(pageDict));
+    catalog.set(PDFName.of('AcroForm'), file.context.obj({ Fields: [PDFRef.of(fieldNum)], SigFlags: 3 }));
 
-    const cat = catalog.dict.clone();
-    if (cat.has(PDFName.of('AcroForm'))) throw new PdfStructureError('the PDF has a form already');
-    objects.set(catalog.ref.objectNumber, serialize(cat).replace(/>>\s*$/, `\n/AcroForm <</Fields [${fieldNum} 0 R]\n/SigFlags 3>>>>`));
-
-    const out = appendUpdate(file, objects, {});
-    return this.fill(out, file.bytes.length);
+    return this.fill(update.write(), file.bytes.length, sigNum);
   }
 
   /**
@@ -101,6 +101,10 @@ export class PdfSigner {
     const doc = docRef instanceof PDFRef ? file.dict(docRef) : undefined;
     if (!(rootRef instanceof PDFRef) || !(treeRef instanceof PDFRef) || !root || !tree || !nums || !doc || !(docRef instanceof PDFRef)) {
       return undefined;
+    }
+    // These are read from the file: an earlier step of the same update must not have changed them.
+    if ([rootRef, treeRef, docRef, page].some((ref) => objects.has(ref.objectNumber))) {
+      throw new PdfStructureError('the structure tree or the page was changed earlier in this update');
     }
     const next = root.get(PDFName.of('ParentTreeNextKey'));
     const key = next instanceof PDFNumber ? next.asNumber() : nums.size() / 2;
@@ -124,8 +128,11 @@ export class PdfSigner {
     return key;
   }
 
-  /** Writes the /ByteRange into its placeholder, hashes the covered bytes, and writes the CMS into /Contents. */
-  private async fill(out: Buffer, from: number): Promise<Buffer> {
+  /** Writes the /ByteRange into its placeholder, hashes the covered bytes, and writes the CMS into /Contents; the
+   * signature dictionary `sigNum` is looked for in the update, which starts at `updateAt`. */
+  private async fill(out: Buffer, updateAt: number, sigNum: number): Promise<Buffer> {
+    const from = out.indexOf(`${sigNum} 0 obj\n<</Type /Sig`, updateAt, 'latin1');
+    if (from < 0) throw new PdfStructureError('the signature dictionary is not in the update');
     const head = out.subarray(from, from + 4096).toString('latin1');
     const rangeAt = from + head.indexOf('/ByteRange [') + '/ByteRange '.length;
     const contentsAt = from + head.indexOf('/Contents <') + '/Contents '.length; // at '<'

@@ -144,8 +144,8 @@ describe('PDF/A-3a and PDF/UA-1 for every PDF (read from the file)', function ()
         const [first, second] = ths.map(([ref, o]) => ({ ref, dict: o.value as Dict }));
         const td = findObject(file, (d) => Array.isArray(d['/A']) && JSON.stringify(d['/A']).includes('/Headers'));
         return {
-          [arrayRef]: { value: [array[1], array[0], ...array.slice(2)] },
-          [second!.ref]: { value: { ...second!.dict, '/ID': first!.dict['/ID'] } },
+          [arrayRef]: { value: [array[1]!, array[0]!, ...array.slice(2)] },
+          [second!.ref]: { value: { ...second!.dict, '/ID': first!.dict['/ID']! } },
           [td.ref]: { value: { ...td.dict, '/A': [{ '/O': '/Table', '/Headers': ['u:nobody'] }] } },
         };
       });

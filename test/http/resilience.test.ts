@@ -264,7 +264,7 @@ describe('graceful shutdown', function () {
 
   it('does not wait for a connection that never sent a request (a spare socket a client opened ahead)', async function () {
     const service = await startTestService();
-    const spare = net.connect(new URL(service.url).port, '127.0.0.1');
+    const spare = net.connect(Number(new URL(service.url).port), '127.0.0.1');
     await new Promise((resolve) => spare.once('connect', resolve));
     const ended = new Promise((resolve) => spare.once('close', resolve));
     spare.on('error', () => undefined);

@@ -83,6 +83,8 @@ describe('PAdES signatures (pdfsig, openssl)', function () {
     expect(cms).to.match(/id-smime-aa-signingCertificateV2/);
     expect(cms).to.not.match(/signingTime/);
     expect(pdf.toString('latin1')).to.match(/\/M \(D:\d{14}Z\)/);
+    // PDF/A, PDF/UA and the signature are one incremental update after Chromium's bytes: two revisions in all.
+    expect(pdf.toString('latin1').match(/%%EOF/g)).to.have.length(2);
     // The same check on a copy changed by one byte inside the signed range (the title's first letter): not valid.
     const tampered = Buffer.from(pdf);
     const at = tampered.indexOf('/Title (');
