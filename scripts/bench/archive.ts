@@ -1,11 +1,12 @@
 // The cost of PDF/A-3a + PDF/UA-1 (server/pdf/archive.ts) and of a PAdES B-B signature (server/pdf/signature.ts),
 // side by side with today's path without them: the same pool printing the same documents (a one-page invoice and an
 // 80-line statement) in alternating rounds, (1) Chromium's bytes as they come, (2) made PDF/A and PDF/UA, (3) that
-// and signed with an RSA-2048 key openssl makes for the run; with as many clients as pages, and with twice as many
-// (a queue ahead of the pages, as in a service under load: a page then starts its next document while the last one
-// is post-processed, where with one client per page it waits for it). Then each step alone, on the main thread, in
-// ms per document. Besides docs/s, each contender's CPU time per document (this process and its Chromium, from
-// /proc): on a machine shared with other tenants the throughput moves with them, the CPU a document costs does not.
+// and signed in the same update with an RSA-2048 key openssl makes for the run; with as many clients as pages, and
+// with twice as many (a queue ahead of the pages, as in a service under load: a page then starts its next document
+// while the last one is finished, where with one client per page it waits for it). Then each step alone, on the main thread, in
+// ms per document. Besides docs/s, the mean of each round's ratio to the Chromium-only round of the same cycle with
+// its 95 % interval (the other tenants of a shared machine move the throughput between cycles more than within one),
+// and each contender's CPU time per document (this process and its Chromium from /proc; the service's alone).
 // Knows the service only through its modules.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,9 +49,9 @@ export async function benchArchive(pool: BrowserPool, docs: ArchiveBenchDoc[], p
     `\nPDF/A-3a + PDF/UA-1 and PAdES B-B signing against today's path: ${seconds} s per contender, document and load, ${pages} pages`,
   );
   console.log(
-    '\n| document | clients | contender | docs/s | p50 ms | docs/s ÷ Chromium only | p50 ÷ Chromium only | CPU ms/doc: service + Chromium (service) | docs per CPU-second ÷ Chromium only |',
+    '\n| document | clients | contender | docs/s | p50 ms | docs/s ÷ Chromium only | the same, mean of rounds ± 95 % | p50 ÷ Chromium only | CPU ms/doc: service + Chromium (service) | docs per CPU-second ÷ Chromium only |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const doc of docs) {
     for (const clients of [pages, 2 * pages]) await compare(pool, doc, signer, clients, seconds);
     await stepsAlone(pool, doc, signer);
@@ -59,16 +60,29 @@ export async function benchArchive(pool: BrowserPool, docs: ArchiveBenchDoc[], p
 
 const NAMES = ['Chromium only (today without the steps)', 'PDF/A-3a + PDF/UA-1', 'PDF/A-3a + PDF/UA-1 + PAdES B-B'];
 
-/** `contenders` in alternating 2 s rounds, each with the CPU time its rounds cost this process and its Chromium. */
+/** The mean of `values` and the half-width of its 95 % confidence interval (normal approximation). */
+function meanWithInterval(values: number[]): { mean: number; half: number } {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1);
+  return { mean, half: 1.96 * Math.sqrt(variance / values.length) };
+}
+
+/**
+ * `contenders` in alternating 2 s rounds, each with the CPU time its rounds cost this process and its Chromium, and
+ * each round's throughput divided by the first contender's in the same cycle of rounds (`ratios`): the other tenants
+ * of a shared machine move the throughput from one cycle to the next, much less within one.
+ */
 async function roundsWithCpu(
   clients: number,
   seconds: number,
   contenders: (() => Promise<void>)[],
-): Promise<{ run: Run; cpuMs: number; serviceMs: number }[]> {
+): Promise<{ run: Run; cpuMs: number; serviceMs: number; ratios: number[] }[]> {
   const rounds = Math.max(1, Math.round(seconds / 2));
   const times: number[][] = contenders.map(() => []);
   const spent = contenders.map(() => ({ seconds: 0, cpuMs: 0, serviceMs: 0 }));
+  const ratios: number[][] = contenders.map(() => []);
   for (let r = 0; r < rounds; r++) {
+    const throughput: number[] = [];
     for (let k = 0; k < contenders.length; k++) {
       const i = (r + k) % contenders.length;
       const cpu = treeCpuMs(process.pid);
@@ -78,12 +92,15 @@ async function roundsWithCpu(
       const used = process.cpuUsage(service);
       spent[i]!.serviceMs += (used.user + used.system) / 1000;
       spent[i]!.seconds += run.seconds;
+      throughput[i] = run.throughput;
     }
+    throughput.forEach((t, i) => ratios[i]!.push(t / throughput[0]!));
   }
   return contenders.map((_, i) => ({
     run: summarize(times[i]!, spent[i]!.seconds),
     cpuMs: spent[i]!.cpuMs,
     serviceMs: spent[i]!.serviceMs,
+    ratios: ratios[i]!,
   }));
 }
 
@@ -97,10 +114,11 @@ async function compare(pool: BrowserPool, doc: ArchiveBenchDoc, signer: PdfSigne
   for (const c of contenders) await c();
   const runs = await roundsWithCpu(clients, seconds, contenders);
   const perDoc = runs.map(({ run, cpuMs }) => cpuMs / run.count);
-  runs.forEach(({ run, serviceMs }, i) => {
+  runs.forEach(({ run, serviceMs, ratios }, i) => {
     const base = runs[0]!.run;
+    const { mean, half } = meanWithInterval(ratios);
     console.log(
-      `| ${doc.name} | ${clients} | ${NAMES[i]} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${(run.throughput / base.throughput).toFixed(2)} | ${(run.p50 / base.p50).toFixed(2)} | ${fmt(perDoc[i]!)} (${fmt(serviceMs / run.count)}) | ${(perDoc[0]! / perDoc[i]!).toFixed(2)} |`,
+      `| ${doc.name} | ${clients} | ${NAMES[i]} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${(run.throughput / base.throughput).toFixed(2)} | ${mean.toFixed(3)} ± ${half.toFixed(3)} | ${(run.p50 / base.p50).toFixed(2)} | ${fmt(perDoc[i]!)} (${fmt(serviceMs / run.count)}) | ${(perDoc[0]! / perDoc[i]!).toFixed(2)} |`,
     );
   });
 }

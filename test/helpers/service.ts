@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot, type Config } from '../../server/config';
 import type { PdfRenderer } from '../../server/pdf/renderer';
+import { smallPdf } from './small-pdf';
 import { startService, type RunningService, type StartOptions } from '../../server/service';
 
 export interface TestService extends RunningService {
@@ -88,8 +89,15 @@ export async function post(service: { url: string; key: string }, body: unknown,
   });
 }
 
+let fakePdf: Buffer | undefined;
+/** What the stand-in renderer prints: a real one-page PDF (every PDF is then made PDF/A, which reads its objects). */
+export function fakePrint(): Uint8Array {
+  fakePdf ??= smallPdf();
+  return new Uint8Array(fakePdf);
+}
+
 /** A stand-in for Chromium, for fast tests of what surrounds rendering (quota, errors); real rendering is tested apart. */
-export function fakeRenderer(render: PdfRenderer['render'] = async () => new TextEncoder().encode('%PDF-1.4 fake')): PdfRenderer {
+export function fakeRenderer(render: PdfRenderer['render'] = async () => fakePrint()): PdfRenderer {
   return {
     render,
     isReady: () => true,

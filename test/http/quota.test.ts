@@ -7,7 +7,7 @@ import { connectRedis, RedisKeyStore } from '../../server/keys/redis/store';
 import { periodOf, retryAfterSeconds } from '../../server/quota/quota';
 import { isPdf } from '../helpers/pdf';
 import { startRedis, type TestRedis } from '../helpers/redis';
-import { fakeRenderer, post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
+import { fakePrint, fakeRenderer, post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
 
 const DOC = { from: 'Quota Co', to: 'Client', items: [{ name: 'Thing', quantity: 1, unit_cost: 1 }] };
 
@@ -188,7 +188,7 @@ describe('failed renders use no quota', function () {
         pdf: fakeRenderer(async () => {
           if (mode === 'fail') throw new Error('injected renderer failure');
           if (mode === 'deadline') throw errors.renderTimeout(2);
-          return new TextEncoder().encode('%PDF-1.4 fake');
+          return fakePrint();
         }),
       },
     );
