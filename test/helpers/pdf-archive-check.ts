@@ -334,7 +334,13 @@ export async function archiveCheck(pdf: Uint8Array): Promise<ArchiveCheck> {
   check(unknown.length === 0, `${unknown.length} table /Headers naming no element`);
 
   // Page numbers ("Page 2 of 3", in any language: digits of the page and the count) only as artifacts.
-  const numbered = pages.filter((page, p) => new RegExp(`(^|\\D)${p + 1}\\D+${pages.length}(\\D|$)`).test(page.artifactText));
+  // Each document counts its own pages: in a merged PDF, page p is page k of n of the Part whose content it holds.
+  const numbering = pages.map((_, p) => ({ k: p + 1, n: pages.length }));
+  for (const part of divisions(elems)) {
+    const own = [...new Set(part.flatMap((e) => e.mcrs.map(([page]) => page)))].sort((x, y) => x - y);
+    if (part !== elems) own.forEach((page, k) => (numbering[page] = { k: k + 1, n: own.length }));
+  }
+  const numbered = pages.filter((page, p) => new RegExp(`(^|\\D)${numbering[p]!.k}\\D+${numbering[p]!.n}(\\D|$)`).test(page.artifactText));
   const taggedPageOf = pages.filter((page) => [...page.tagged.values()].some((t) => /\b\d+\s*\/\s*\d+\b|Page \d+ of \d+/.test(t)));
   check(taggedPageOf.length === 0, 'a page number is tagged as content');
   // A header row repeated on a later page is an artifact there: a column header cell and what it holds are tagged on

@@ -134,6 +134,8 @@ describe('PAdES signatures (pdfsig, openssl)', function () {
     expect(check.problems).to.deep.equal([]);
     expect(check.summary.xmp.title).to.equal('Batch of 3 documents');
     expect(check.summary.repeatedHeaderArtifacts).to.be.greaterThan(0);
+    // Each document's "Page k of n" is an artifact on its own pages.
+    expect(check.summary.pageNumbersAsArtifacts).to.equal(`${check.summary.pages} of ${check.summary.pages} pages`);
     // One Part a document, titled as its own PDF is, each opening with its H1; the signature field is the one Form.
     const parts = check.elems.filter((e) => e.s === 'Part');
     expect(parts.map((p) => p.title)).to.deep.equal(['Invoice INV-2026-0042', 'Statement ST-11', 'Credit Note CN-17']);
