@@ -21,6 +21,7 @@ TEST=(
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts, pdfsig: the tests read the PDFs with them
   openssl                   # the signing tests make their keys and run a time-stamping authority (openssl ts)
   qpdf                      # the tests check the PDF structure with qpdf --check
+  zxing-cpp-tools           # ZXingReader: the tests read the payment QR codes back from the rendered pages
   libxml2-utils             # xmllint: the tests check the UBL against the XSD independently of the service
   redis-server              # the quota tests run a real Redis (the service uses it when REDIS_URL is set)
   docker-compose            # the tests check docker-compose.yml with `docker-compose config` (no Docker engine needed)
