@@ -22,6 +22,7 @@ import { toEInvoice } from './einvoice/map';
 import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
 import { archivePdf } from './pdf/archive';
 import { PRODUCER } from './pdf/metadata';
+import { paymentCodeOf, type PaymentCode } from './payments/request';
 import type { PdfSigning } from './pdf-signing';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import type { EInvoice } from './einvoice/model';
@@ -34,6 +35,8 @@ export interface PreparedDocument {
   doc: DocumentRequest;
   locale: Locale;
   totals: Totals;
+  /** The payment QR code asked for (payment_code), checked. */
+  paymentCode?: PaymentCode;
 }
 
 export interface RenderedDocument {
@@ -92,11 +95,14 @@ export class DocumentPipeline {
     const doc = validateDocument(this.assets.schemas, body);
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
-    return { doc, locale, totals: computeTotals(doc) };
+    const totals = computeTotals(doc);
+    const payment = paymentCodeOf(doc, totals);
+    if (payment.problems.length > 0) throw errors.validation(payment.problems);
+    return { doc, locale, totals, paymentCode: payment.code };
   }
 
   async renderHtml(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedHtml> {
-    const { doc, locale, totals } = prepared;
+    const { doc, locale, totals, paymentCode } = prepared;
     let logoDataUri: string | undefined;
     if (doc.logo) {
       const logoOpts: LogoOptions = {
@@ -114,6 +120,7 @@ export class DocumentPipeline {
       locale,
       timeZone: this.config.timeZone,
       logoDataUri,
+      paymentCode,
     });
     return this.assets.html.render(view, doc.theme);
   }

@@ -88,6 +88,8 @@ export interface DocumentRequest {
   logo?: string;
   /** The logo's alternate text (a Figure's /Alt in the tagged PDF); by default from the `logo_alt` text. */
   logo_alt?: string;
+  /** The payment QR code printed beside the totals (server/payments/request.ts). */
+  payment_code?: 'epc' | 'link';
   from: string;
   to: string;
   ship_to?: string;

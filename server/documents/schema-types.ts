@@ -13,6 +13,10 @@ export type DocumentBody = Labels & {
    */
   logo?: string;
   /**
+   * A payment QR code printed beside the totals. epc: the EPC QR code (GiroCode) of a SEPA credit transfer of the balance due, in euros, to e_invoice.payment_means.iban (the name from account_name, else e_invoice.seller.name, else the first line of from; payment_id as the reference, a structured creditor reference when it is one). link: the first payment_methods URL, with its name as caption.
+   */
+  payment_code?: 'epc' | 'link';
+  /**
    * The logo's alternate text, which screen readers speak and the tagged PDF carries on its Figure. By default "Logo of" and the first line of from, in the document's language.
    */
   logo_alt?: string;

@@ -227,6 +227,7 @@ function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySe
     page_size: pick('page_size') ?? 'letter',
     logo: pick('logo'),
     logo_alt: pick('logo_alt'),
+    payment_code: pick('payment_code'),
     from: doc.from,
     to: doc.to,
     ship_to: pick('ship_to'),

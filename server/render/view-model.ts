@@ -11,6 +11,8 @@ import { payeeDetails, precedingInvoiceDetails, supplyDetails, type DetailLabelK
 import { adjustmentRows } from './line-adjustments';
 import { lineContext, lineDetails, quantityWithUnit } from './line-details';
 import { printable } from './printable-text';
+import { qrDrawing } from '../payments/qr';
+import type { PaymentCode } from '../payments/request';
 
 /** More custom fields than this leave the details column for a full-width block of their own (themes/base.css). */
 export const CUSTOM_FIELDS_IN_DETAILS = 4;
@@ -79,6 +81,16 @@ export interface DocumentView {
   terms?: { title: string; text: string };
   /** Localized page counter text with `{{page}}` / `{{pages}}` placeholders. */
   pageOf: string;
+  /** The payment QR code beside the totals: its drawing, caption and alternate text. */
+  paymentCode?: PaymentCodeView;
+}
+
+export interface PaymentCodeView {
+  /** The dark modules as an SVG path in module units; `size` modules across, quiet zone included. */
+  path: string;
+  size: number;
+  caption: string;
+  alt: string;
 }
 
 export interface ViewContext {
@@ -88,6 +100,20 @@ export interface ViewContext {
   now?: Date;
   /** The logo as a data: URI, already fetched by the server (or absent). */
   logoDataUri?: string;
+  /** The payment code the request asked for, checked (server/payments/request.ts). */
+  paymentCode?: PaymentCode;
+}
+
+/** The payment code as the page shows it: the drawing, a caption and the alternate text in the document's language. */
+function paymentCodeView(code: PaymentCode, text: Catalogues['text'], lang: string, money: (v: Decimal) => string): PaymentCodeView {
+  const { path, size } = qrDrawing(code.payload);
+  if (code.kind === 'link') return { path, size, caption: code.name, alt: text(lang, 'payment_code_link_alt', { name: code.name }) };
+  return {
+    path,
+    size,
+    caption: text(lang, 'payment_code_epc'),
+    alt: text(lang, 'payment_code_epc_alt', { amount: money(code.amount!), name: code.name }),
+  };
 }
 
 function titleCase(text: string, tag: string): string {
@@ -262,6 +288,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     number: doc.number ? { label: label('number_title'), value: doc.number } : undefined,
     logo: ctx.logoDataUri,
     logoAlt: doc.logo_alt ?? catalogues.text(lang, 'logo_alt', { name: fromLines[0]!.trim() }),
+    paymentCode: ctx.paymentCode && paymentCodeView(ctx.paymentCode, catalogues.text, lang, money),
     fromName: fromLines[0]!,
     fromRest: fromLines.slice(1).join('\n'),
     to: { title: label('to_title'), text: doc.to },

@@ -1,0 +1,59 @@
+// The payment code a request asks for (`payment_code`), read from what it already says: the account in
+// e_invoice.payment_means (the name from account_name, else e_invoice.seller.name, else the first line of from), the
+// balance due from the totals, and for a link the first payment_methods entry. Returns the code's payload and the
+// problems that refuse it, each naming its field. Knows no page and no HTTP.
+import type { FieldProblem } from '../errors';
+import type { DocumentRequest } from '../documents/model';
+import type { Totals } from '../money/totals';
+import { epcPayload, epcProblems } from './epc';
+
+export interface PaymentCode {
+  kind: 'epc' | 'link';
+  /** What the QR code holds. */
+  payload: string;
+  /** Who is paid (epc), or the payment method's name (link). */
+  name: string;
+  /** The amount it asks for, formatted by the caller (epc). */
+  amount?: Totals['balance'];
+}
+
+/** The request's payment code, or the problems that refuse it (none asked: neither). */
+export function paymentCodeOf(doc: DocumentRequest, totals: Totals): { code?: PaymentCode; problems: FieldProblem[] } {
+  if (!doc.payment_code) return { problems: [] };
+  if (doc.type === 'packing_slip') {
+    return { problems: [{ field: 'payment_code', message: 'payment_code is for documents with amounts: a packing slip prints none' }] };
+  }
+  if (doc.payment_code === 'link') {
+    const method = doc.payment_methods[0];
+    if (!method) {
+      return {
+        problems: [
+          { field: 'payment_methods', message: 'payment_code link prints the first payment_methods URL: payment_methods is empty' },
+        ],
+      };
+    }
+    return { code: { kind: 'link', payload: method.url, name: method.name }, problems: [] };
+  }
+  const means = doc.e_invoice?.payment_means;
+  if (!means?.iban) {
+    return {
+      problems: [
+        {
+          field: 'e_invoice.payment_means.iban',
+          message: 'e_invoice.payment_means.iban is required for payment_code epc: the account to pay',
+        },
+      ],
+    };
+  }
+  const transfer = {
+    name: means.account_name ?? doc.e_invoice?.seller?.name ?? doc.from.split(/\r?\n/)[0]!.trim(),
+    iban: means.iban,
+    bic: means.bic,
+    currency: totals.currency,
+    amount: totals.balance,
+    reference: means.payment_id,
+  };
+  const problems = epcProblems(transfer);
+  if (problems.length > 0) return { problems };
+  return { code: { kind: 'epc', payload: epcPayload(transfer), name: transfer.name, amount: totals.balance }, problems: [] };
+}
