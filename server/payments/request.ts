@@ -7,6 +7,9 @@ import type { DocumentRequest } from '../documents/model';
 import type { Totals } from '../money/totals';
 import { epcPayload, epcProblems } from './epc';
 
+/** A link's limit: what a version-13 code holds at error correction M, 0.45 mm a module at 30 mm (as EPC's limit). */
+const LINK_MAX_BYTES = 331;
+
 export interface PaymentCode {
   kind: 'epc' | 'link';
   /** What the QR code holds. */
@@ -29,6 +32,16 @@ export function paymentCodeOf(doc: DocumentRequest, totals: Totals): { code?: Pa
       return {
         problems: [
           { field: 'payment_methods', message: 'payment_code link prints the first payment_methods URL: payment_methods is empty' },
+        ],
+      };
+    }
+    if (Buffer.byteLength(method.url, 'utf8') > LINK_MAX_BYTES) {
+      return {
+        problems: [
+          {
+            field: 'payment_methods[0].url',
+            message: `payment_methods[0].url is too long for a QR code a phone reads at 30 mm: at most ${LINK_MAX_BYTES} bytes for payment_code link`,
+          },
         ],
       };
     }

@@ -114,7 +114,7 @@ describe('payment QR codes on the page (payment_code)', function () {
     expect(readQr(pagePng(await postOk(await sharedService(), body), 150))).to.equal(undefined);
   });
 
-  it('refuses with a 400 naming the field: currency, account, reference, nothing due, no link, a packing slip, an unknown code', async function () {
+  it('refuses with a 400 naming the field: currency, account, reference, nothing due, no link, a packing slip, an unknown code, a link too long to scan', async function () {
     const service = await sharedService();
     const cases: [Record<string, unknown>, string[]][] = [
       [{ ...EPC_REQUEST, currency: 'USD' }, ['currency']],
@@ -127,6 +127,14 @@ describe('payment QR codes on the page (payment_code)', function () {
       [{ ...EPC_REQUEST, payment_code: 'link' }, ['payment_methods']],
       [{ from: 'A', to: 'B', type: 'packing_slip', payment_code: 'epc', items: [{ name: 'Box', quantity: 1 }] }, ['payment_code']],
       [{ ...EPC_REQUEST, payment_code: 'bitcoin' }, ['payment_code']],
+      [
+        {
+          ...EPC_REQUEST,
+          payment_code: 'link',
+          payment_methods: [{ type: 'url', name: 'Pay', url: `https://pay.example.com/${'a'.repeat(1900)}` }],
+        },
+        ['payment_methods[0].url'],
+      ],
     ];
     for (const [body, fields] of cases) {
       const res = await post(service, body);
