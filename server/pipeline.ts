@@ -16,6 +16,7 @@ import type { PdfRenderer } from './pdf/renderer';
 import { printBudgetProblems } from './render/print-budget';
 import type { RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
+import { QR_BILL_TAGS } from './render/qr-bill-labels';
 import { buildView, labelFor } from './render/view-model';
 import { pdfFilename } from './documents/filename';
 import { toEInvoice } from './einvoice/map';
@@ -80,7 +81,9 @@ export class DocumentPipeline {
 
   /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */
   locale(acceptLanguage: string | undefined): Locale {
-    return negotiateLocale(acceptLanguage, this.assets.catalogues.defaultTags);
+    const locale = negotiateLocale(acceptLanguage, this.assets.catalogues.defaultTags);
+    const qrBill = negotiateLocale(acceptLanguage, QR_BILL_TAGS).language;
+    return qrBill === 'de' || qrBill === 'fr' || qrBill === 'it' ? { ...locale, qrBill } : locale;
   }
 
   /** Validates and computes totals; throws 400 with every problem, also when the document would print too long.
@@ -171,7 +174,9 @@ export class DocumentPipeline {
   /** Chromium's print made PDF/A-3a and PDF/UA-1 (the title and language also come from the HTML's <title> and
    * lang), and signed in the same incremental update when `sign` and the service signs. */
   private async print(html: RenderedHtml, doc: DocumentRequest, signal: AbortSignal | undefined, sign: boolean): Promise<RenderedDocument> {
-    const printed = await this.pdf.render(html.parts, { signal, format: doc.page_size });
+    // A QR-bill is made for A4 (its guidelines' page), printed twice to set it on the last page's foot.
+    const qrBill = doc.payment_code === 'swiss_qr_bill';
+    const printed = await this.pdf.render(html.parts, { signal, format: qrBill ? 'a4' : doc.page_size, pageBottom: qrBill });
     const meta = { title: html.title, author: html.author, creator: CREATOR };
     const pdf = sign && this.signing ? await this.signing.archiveAndSign(printed, meta) : archivePdf(printed, meta, PRODUCER);
     return { pdf, filename: pdfFilename(doc), html };

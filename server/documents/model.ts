@@ -89,7 +89,7 @@ export interface DocumentRequest {
   /** The logo's alternate text (a Figure's /Alt in the tagged PDF); by default from the `logo_alt` text. */
   logo_alt?: string;
   /** The payment QR code printed beside the totals (server/payments/request.ts). */
-  payment_code?: 'epc' | 'link';
+  payment_code?: 'epc' | 'swiss_qr_bill' | 'link';
   from: string;
   to: string;
   ship_to?: string;

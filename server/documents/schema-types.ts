@@ -13,9 +13,9 @@ export type DocumentBody = Labels & {
    */
   logo?: string;
   /**
-   * A payment QR code printed beside the totals. epc: the EPC QR code (GiroCode) of a SEPA credit transfer of the balance due, in euros, to e_invoice.payment_means.iban (the name from account_name, else e_invoice.seller.name, else the first line of from; payment_id as the reference, a structured creditor reference when it is one). link: the first payment_methods URL, with its name as caption.
+   * A payment QR code. swiss_qr_bill: the Swiss QR-bill's payment part and receipt (Swiss Implementation Guidelines 2.3), 210 x 105 mm at the bottom of the last page or on a page of its own, the page A4: CHF or EUR, the balance due, to e_invoice.payment_means.iban (a CH or LI IBAN; a QR-IBAN takes a QR reference in payment_id, else payment_id may be an RF creditor reference), the creditor's structured address from e_invoice.seller (name, postal_code, city and country required; street), the debtor's from e_invoice.buyer (left blank to fill in by hand when the buyer has no address), the document's number as the message; headings in German, French or Italian when Accept-Language prefers one of them, else English. Printed beside the totals: epc: the EPC QR code (GiroCode) of a SEPA credit transfer of the balance due, in euros, to e_invoice.payment_means.iban (the name from account_name, else e_invoice.seller.name, else the first line of from; payment_id as the reference, a structured creditor reference when it is one). link: the first payment_methods URL, with its name as caption.
    */
-  payment_code?: 'epc' | 'link';
+  payment_code?: 'epc' | 'swiss_qr_bill' | 'link';
   /**
    * The logo's alternate text, which screen readers speak and the tagged PDF carries on its Figure. By default "Logo of" and the first line of from, in the document's language.
    */

@@ -1,6 +1,6 @@
 // A QR code as vectors for the page: the matrix from the `qrcode` package (ISO/IEC 18004; error correction M, which
 // the EPC and Swiss QR-bill guidelines prescribe; the payload as one byte segment of its UTF-8, as both ask), drawn
-// as one SVG path of dark runs, row by row, with the four-module quiet zone kept inside the drawing. Knows no
+// as one SVG path of dark runs, row by row, with the quiet zone kept inside the drawing. Knows no
 // payload and no layout.
 import QRCode from 'qrcode';
 
@@ -15,8 +15,9 @@ export interface QrDrawing {
 
 const QUIET_ZONE = 4;
 
-/** The drawing of `text`'s QR code, error correction M. */
-export function qrDrawing(text: string): QrDrawing {
+/** The drawing of `text`'s QR code, error correction M, with `quiet` light modules around it (four, the standard's
+ * quiet zone; none for the QR-bill, whose 5 mm margin is its quiet zone). */
+export function qrDrawing(text: string, quiet = QUIET_ZONE): QrDrawing {
   const code = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
   const { size, data } = code.modules;
   const runs: string[] = [];
@@ -28,17 +29,8 @@ export function qrDrawing(text: string): QrDrawing {
       }
       const start = x;
       while (x < size && data[y * size + x]) x++;
-      runs.push(`M${start + QUIET_ZONE} ${y + QUIET_ZONE}h${x - start}v1h${start - x}z`);
+      runs.push(`M${start + quiet} ${y + quiet}h${x - start}v1h${start - x}z`);
     }
   }
-  return { size: size + 2 * QUIET_ZONE, path: runs.join(''), version: code.version };
-}
-
-/** The drawing as a standalone SVG of `mm` millimetres square (white ground, black modules). */
-export function qrSvg(drawing: QrDrawing, mm: number): string {
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${mm}mm" height="${mm}mm" viewBox="0 0 ${drawing.size} ${drawing.size}" ` +
-    `shape-rendering="crispEdges"><rect width="${drawing.size}" height="${drawing.size}" fill="#fff"/>` +
-    `<path d="${drawing.path}" fill="#000"/></svg>`
-  );
+  return { size: size + 2 * quiet, path: runs.join(''), version: code.version };
 }

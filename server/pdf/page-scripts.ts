@@ -1,6 +1,7 @@
-// The two functions that run inside a print page (through DevTools, which works with the page's JavaScript off):
-// writing a whole page, and swapping one document into a page that already holds its frame. Each is one round trip
-// and returns once the page is ready to print (loaded, images decoded, fonts loaded). They are serialized into the
+// The functions that run inside a print page (through DevTools, which works with the page's JavaScript off):
+// writing a whole page, and swapping one document into a page that already holds its frame (each returns once the
+// page is ready to print: loaded, images decoded, fonts loaded); and, for a document with an element to set on the
+// bottom edge of its last page, marking that element's foot and then moving it down. Each is one round trip. They are serialized into the
 // page, so they use nothing from this module's scope; the server is compiled without the DOM's types, hence the
 // small interfaces below.
 
@@ -27,6 +28,8 @@ interface PageElement {
   replaceChild(node: PageElement, old: PageElement): void;
   setAttribute(name: string, value: string): void;
   decode?(): Promise<void>;
+  remove(): void;
+  style: { paddingTop: string };
 }
 interface PageDocument {
   open(): void;
@@ -94,4 +97,28 @@ export async function swapDocument(input: SwapInput): Promise<void> {
       ...images.map((img) => img.decode?.().catch(() => undefined)),
     ]);
   }
+}
+
+/**
+ * Before a first print: at the foot of the `[data-page-bottom]` element (none: nothing to do; it must be positioned
+ * and kept whole on one page) a one-pixel link to `url`, whose rectangle in the printed PDF tells how far above the
+ * paper's bottom edge the element ended (print-page.ts reads it).
+ */
+export async function markPageBottom(url: string): Promise<void> {
+  const element = document.querySelector('[data-page-bottom]');
+  if (!element) return;
+  const marker = document.createElement('a');
+  marker.className = 'page-bottom-marker';
+  marker.setAttribute('href', url);
+  marker.setAttribute('aria-hidden', 'true');
+  marker.setAttribute('style', 'position:absolute;left:0;bottom:0;width:1px;height:1px;display:block');
+  element.appendChild(marker);
+}
+
+/** Before the second print: the marker gone, and the element's top padding `points` high, which sets its foot on the
+ * bottom edge of the page it was printed on (the element is kept whole, its padding with it: on the page it was). */
+export async function settlePageBottom(points: number): Promise<void> {
+  document.querySelector('.page-bottom-marker')?.remove();
+  const element = document.querySelector('[data-page-bottom]');
+  if (element) element.style.paddingTop = `${points}pt`;
 }

@@ -2,13 +2,18 @@
 // A document comes either as a whole page (written over whatever the page held) or as its parts for a resident page,
 // which keeps its theme's frame and the fonts it has loaded between documents and swaps in only the document: about
 // twice as fast, as writing a page (parsing its styles, decoding its fonts) costs more than printing it.
-// A renderer that crashes mid-way ends the print at once (the page's `error` event) instead of leaving its calls
+// A document with an element for the foot of its last page (the Swiss QR-bill) is printed twice, to measure and then
+// to place it. A renderer that crashes mid-way ends the print at once (the page's `error` event) instead of leaving its calls
 // unanswered until the deadline. Knows nothing of the pool or of documents.
 import type { CDPSession, Page } from 'puppeteer';
-import { swapDocument, writeDocument } from './page-scripts';
+import { randomUUID } from 'node:crypto';
+import { markPageBottom, settlePageBottom, swapDocument, writeDocument } from './page-scripts';
 
 export interface PrintOptions {
   format: 'letter' | 'a4';
+  /** The document has an element to set on the bottom edge of its last page (`data-page-bottom`; the Swiss QR-bill):
+   * printed twice, the second time with the element moved down by what the first left below it. */
+  pageBottom?: boolean;
 }
 
 /** A document as parts, for a page that keeps its frame (see render/html.ts, which makes them). */
@@ -41,8 +46,8 @@ export function newResidentState(): ResidentState {
 }
 
 const DEFAULT_MARGIN = { top: 0.55, right: 0.6, bottom: 0.75, left: 0.6 };
-/** Paper sizes in inches (puppeteer's own table). */
-const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 8.27, height: 11.7 } } as const;
+/** Paper sizes in inches (A4 exactly 210 x 297 mm, where puppeteer's table rounds it to 8.27 x 11.7 in). */
+const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 210 / 25.4, height: 297 / 25.4 } } as const;
 
 export async function printPage(
   page: Page,
@@ -62,11 +67,63 @@ export async function printPage(
   const guard = <T>(call: Promise<T>): Promise<T> => Promise.race([call, crashed]);
   try {
     await guard(typeof content === 'string' ? writeWhole(session, content, state) : swapParts(session, content, state));
-    return await print(session, options, guard);
+    return await (options.pageBottom ? printOnPageBottom(session, options, guard) : print(session, options, guard));
   } finally {
     // One listener per print, removed after it: a page prints a hundred documents before it is replaced.
     page.off('error', onCrash!);
   }
+}
+
+/**
+ * Prints a page whose `[data-page-bottom]` element goes on the bottom edge of the page it falls on: a first print
+ * with a marker at the element's foot tells how much room is left below it, a second with that much padding above
+ * it sets it there (kept whole on one page, the element stays on the page it was printed on).
+ */
+async function printOnPageBottom(
+  session: CDPSession,
+  options: PrintOptions,
+  guard: <T>(call: Promise<T>) => Promise<T>,
+): Promise<Uint8Array> {
+  await guard(evaluateIn(session, markPageBottom, MARKER_URL));
+  const first = await print(session, options, guard);
+  // A point less than the room measured: the link's rectangle is snapped to whole CSS pixels (0.75 pt), and an
+  // element a fraction over its page's foot would start a page of its own.
+  await guard(evaluateIn(session, settlePageBottom, Math.max(0, (pointsBelowMarker(first) ?? 0) - 1)));
+  const second = await print(session, options, guard);
+  if (pageCount(second) === pageCount(first)) return second;
+  // Never seen (a sweep of 1 to 44 lines is tested): the element where it was rather than a page more.
+  await guard(evaluateIn(session, settlePageBottom, 0));
+  return print(session, options, guard);
+}
+
+/** The marker's link: no document's own link can be it. */
+const MARKER_URL = `https://page-bottom.invalid/${randomUUID()}`;
+const MARKER = Buffer.from(`/URI (${MARKER_URL})`, 'latin1');
+
+/**
+ * How far above the paper's bottom edge the marker's link ends, in points: its annotation's /Rect (Chromium writes
+ * each annotation as one plain dictionary, its /Rect before its action; the lowest edge when it writes several).
+ */
+export function pointsBelowMarker(pdf: Uint8Array): number | undefined {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  let lowest: number | undefined;
+  for (let at = bytes.indexOf(MARKER); at >= 0; at = bytes.indexOf(MARKER, at + MARKER.length)) {
+    const dict = bytes.subarray(Math.max(0, bytes.lastIndexOf('<<', bytes.lastIndexOf('/Annot', at)) - 2), at).toString('latin1');
+    const rect = /\/Rect\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]/.exec(dict);
+    if (!rect) continue;
+    const bottom = Math.min(Number(rect[2]), Number(rect[4]));
+    if (Number.isFinite(bottom)) lowest = lowest === undefined ? bottom : Math.min(lowest, bottom);
+  }
+  return lowest;
+}
+
+/** The pages of one of Chromium's PDFs (each a plain `/Type /Page` dictionary). */
+function pageCount(pdf: Uint8Array): number {
+  return (
+    Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
+      .toString('latin1')
+      .match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0
+  );
 }
 
 /** Each page function's source text, made once. */

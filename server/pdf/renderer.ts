@@ -7,6 +7,8 @@ export type { PrintDocument } from './print-page';
 
 export interface PdfOptions {
   format: 'letter' | 'a4';
+  /** An element goes on the bottom edge of the last page (the Swiss QR-bill): see print-page.ts. */
+  pageBottom?: boolean;
   /** Aborted when nobody waits for the PDF any more (the client went away): the render leaves the queue, or its
    * page is closed mid-print, and the call rejects with errors.clientClosed(). */
   signal?: AbortSignal;

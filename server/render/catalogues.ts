@@ -2,12 +2,13 @@
 // in the {{{placeholders}}} of fixed texts. Owns which label a document type gets in a language (its own value, else
 // the shared one) and each language's default regional tag. Start-up fails, listing every problem, when a catalogue
 // is unreadable or does not have exactly the keys of en: no label may fall back to English silently. The names of
-// units and item identifier schemes (render/units.ts) are loaded and checked with them.
+// units and item identifier schemes (render/units.ts) and the QR-bill's headings (render/qr-bill-labels.ts) are loaded and checked with them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { I18n } from 'i18n';
 import { DOCUMENT_TYPES, type DocumentType } from '../documents/model';
 import { loadCodeNames, type CodeNames } from './units';
+import { loadQrBillLabels, type QrBillLabels, type QrBillLanguage } from './qr-bill-labels';
 
 export class CatalogueError extends Error {
   constructor(readonly problems: string[]) {
@@ -24,6 +25,8 @@ export interface Catalogues extends CodeNames {
   label(language: string, type: DocumentType, key: string): string;
   /** A fixed text with its placeholders filled in. */
   text(language: string, key: string, values?: Record<string, string>): string;
+  /** The Swiss QR-bill's headings in one of its four languages (locales/qr-bill.json). */
+  qrBill(language: QrBillLanguage): QrBillLabels;
 }
 
 /** Every key path of a nested object: `labels.header`, `types.receipt.header`, … */
@@ -84,6 +87,7 @@ export function loadCatalogues(dir: string): Catalogues {
     else defaultTags[lang] = canonical;
   }
   const codeNames = loadCodeNames(dir, languages, problems);
+  const qrBill = loadQrBillLabels(dir, problems);
   if (problems.length > 0) throw new CatalogueError(problems);
 
   const i18n = new I18n({
@@ -114,6 +118,7 @@ export function loadCatalogues(dir: string): Catalogues {
     text(language, key, values = {}) {
       return lookup(language, `text.${key}`, values) ?? key;
     },
+    qrBill,
     unit: (language, code, quantity) => codeNames.unit(language, code, quantity),
     itemScheme: (code) => codeNames.itemScheme(code),
     codeName: (language, list, code) => codeNames.codeName(language, list, code),

@@ -38,7 +38,8 @@ export interface PageFonts {
 }
 
 export interface FontSet {
-  forText(text: string): PageFonts;
+  /** `only`: text a template sets in a family that is never a fallback (fonts.json `only`, e.g. `qr-bill`). */
+  forText(text: string, only?: { use: string; text: string }): PageFonts;
 }
 
 export class FontLoadError extends Error {
@@ -55,6 +56,8 @@ interface FamilyConfig {
   subsets?: string[];
   /** A CJK family: which variant of Han type it draws. */
   han?: HanVariant;
+  /** Never a fallback: inlined only for the text a template sets in it by name (`qr-bill`: the QR-bill's Arimo). */
+  only?: string;
 }
 
 /** Families in fallback order for one kind of document, and a key naming that order. */
@@ -207,11 +210,12 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
   /** Fallback order for a document: fonts.json order, the CJK family matching the text first among the CJK ones. */
   const hanFamilies = families.flatMap((entry, family) => (entry.han ? [family] : []));
   const orderFor = (variant: HanVariant | undefined): Order => {
-    const order = families.map((_, family) => family);
+    const order = families.flatMap((entry, family) => (entry.only ? [] : [family]));
     const preferred = variant === undefined ? -1 : families.findIndex((entry) => entry.han === variant);
     if (preferred >= 0) {
       const reordered = [preferred, ...hanFamilies.filter((f) => f !== preferred)];
-      hanFamilies.forEach((slot, i) => (order[slot] = reordered[i]!));
+      const positions = hanFamilies.map((family) => order.indexOf(family));
+      positions.forEach((at, i) => (order[at] = reordered[i]!));
     }
     return { key: variant ?? '-', families: order };
   };
@@ -229,9 +233,13 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
     return css;
   };
   return {
-    forText(text: string): PageFonts {
+    forText(text: string, only?: { use: string; text: string }): PageFonts {
       const order = orderFor(hanVariant(text));
       const chosen = new Set<Face>(lookup(0x41, order));
+      if (only) {
+        const own = families.flatMap((entry, family) => (entry.only === only.use ? [family] : []));
+        for (const ch of new Set(only.text)) for (const family of own) for (const f of facesOf(family, ch.codePointAt(0)!)) chosen.add(f);
+      }
       let previous: number | undefined;
       // Each distinct code point is looked up once per document (and each joining one once per family before it).
       const firstOf = new Map<number, Face[]>();

@@ -155,13 +155,19 @@ export function loadHtmlRenderer(opts: {
     render(view, theme) {
       const texts: string[] = [];
       collectText(view, texts);
-      const fonts = opts.fonts.forText(texts.join(''));
+      let only: { use: string; text: string } | undefined;
+      if (view.qrBill) {
+        const billTexts: string[] = [];
+        collectText(view.qrBill, billTexts);
+        only = { use: 'qr-bill', text: billTexts.join('') };
+      }
+      const fonts = opts.fonts.forText(texts.join(''), only);
       const parts: DocumentParts = {
         frame: frames.get(theme)!,
         lang: view.lang,
         title: view.title,
         author: view.author,
-        css: styleTemplate!({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf) }),
+        css: styleTemplate!({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf), qrBill: view.qrBill !== undefined }),
         fonts: fonts.faces,
         bodyClass: `doc doc--${view.type}`,
         body: bodyTemplate!({ view }),

@@ -6,6 +6,9 @@ export interface Locale {
   language: string;
   /** The BCP 47 tag used for numbers, money and dates, and sent back as Content-Language. */
   tag: string;
+  /** The Swiss QR-bill's language when the client prefers German, French or Italian to English among the four
+   * languages the bill has (absent: English), whatever the document's own language. */
+  qrBill?: 'de' | 'fr' | 'it';
 }
 
 export const DEFAULT_LOCALE: Locale = { language: 'en', tag: 'en-US' };

@@ -13,6 +13,7 @@ import { lineContext, lineDetails, quantityWithUnit } from './line-details';
 import { printable } from './printable-text';
 import { qrDrawing } from '../payments/qr';
 import type { PaymentCode } from '../payments/request';
+import { qrBillView, type QrBillView } from './qr-bill-view';
 
 /** More custom fields than this leave the details column for a full-width block of their own (themes/base.css). */
 export const CUSTOM_FIELDS_IN_DETAILS = 4;
@@ -83,6 +84,8 @@ export interface DocumentView {
   pageOf: string;
   /** The payment QR code beside the totals: its drawing, caption and alternate text. */
   paymentCode?: PaymentCodeView;
+  /** The Swiss QR-bill's payment part and receipt, at the foot of the last page. */
+  qrBill?: QrBillView;
 }
 
 export interface PaymentCodeView {
@@ -288,7 +291,13 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     number: doc.number ? { label: label('number_title'), value: doc.number } : undefined,
     logo: ctx.logoDataUri,
     logoAlt: doc.logo_alt ?? catalogues.text(lang, 'logo_alt', { name: fromLines[0]!.trim() }),
-    paymentCode: ctx.paymentCode && paymentCodeView(ctx.paymentCode, catalogues.text, lang, money),
+    paymentCode:
+      ctx.paymentCode && ctx.paymentCode.kind !== 'swiss_qr_bill'
+        ? paymentCodeView(ctx.paymentCode, catalogues.text, lang, money)
+        : undefined,
+    qrBill:
+      ctx.paymentCode?.bill &&
+      qrBillView(ctx.paymentCode.bill, ctx.paymentCode.payload, locale.qrBill ?? 'en', catalogues.qrBill(locale.qrBill ?? 'en')),
     fromName: fromLines[0]!,
     fromRest: fromLines.slice(1).join('\n'),
     to: { title: label('to_title'), text: doc.to },

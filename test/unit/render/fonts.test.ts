@@ -119,6 +119,22 @@ describe('fonts for a text', function () {
     expect(cjkOrder('增值税发票')[0]).to.equal("'Noto Sans SC'");
   });
 
+  it("sets the QR-bill's text in Arimo (fonts.json `only`), which is never a fallback nor in the stack", function () {
+    expect(packages('Zahlteil Empfangsschein Währung 1 949.75')).to.deep.equal(['noto-sans']);
+    expect(fonts.forText('Invoice').stack).to.not.include('Arimo');
+    const withBill = fonts.forText('Invoice', { use: 'qr-bill', text: 'Zahlteil Währung Récépissé Ș €' }).faces.map((f) => f.id);
+    expect(withBill.filter((id) => id.includes('arimo'))).to.deep.equal([
+      '@fontsource/arimo/arimo-latin-ext-400-normal.woff2',
+      '@fontsource/arimo/arimo-latin-400-normal.woff2',
+      '@fontsource/arimo/arimo-latin-ext-700-normal.woff2',
+      '@fontsource/arimo/arimo-latin-700-normal.woff2',
+    ]);
+    // Another use names no family: nothing more.
+    expect(fonts.forText('Invoice', { use: 'other', text: 'Zahlteil' }).faces.map((f) => f.id)).to.deep.equal(
+      fonts.forText('Invoice').faces.map((f) => f.id),
+    );
+  });
+
   it('inlines each chosen file whole as a data: URI, keeping its weight and unicode-range', function () {
     const [regular, bold] = fonts.forText('فاتورة').faces.filter((f) => f.id.includes('arabic-arabic'));
     const file = path.join(
