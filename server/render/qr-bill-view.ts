@@ -20,6 +20,9 @@ export interface QrBillView {
   debtor?: string[];
   currency: string;
   amount: string;
+  /** Long data: the receipt and the payment part set in the guidelines' smallest sizes (values 8 pt, headings 6 pt),
+   * so that their sections hold it; each flag for its part. */
+  compact: { receipt: boolean; payment: boolean };
   code: {
     /** The dark modules in module units, `modules` across; the template scales them to 46 mm. */
     path: string;
@@ -50,22 +53,53 @@ function addressLines(a: SwissAddress): string[] {
   return [a.name?.trim() ?? '', a.street?.trim() ?? '', town.trim()].filter((lineText) => lineText !== '');
 }
 
+/** The height in points that groups of a heading and value lines take at `size` pt values in a box `width` mm wide
+ * (lines `lead` pt apart, groups one `gap` apart), reckoning 0.6 em a character: wide for Latin text, so that a box
+ * that holds the estimate holds the text. */
+function groupsHeight(groups: string[][], width: number, size: number, lead: number, gap: number): number {
+  const perLine = Math.max(1, Math.floor(width / ((0.6 * size * 25.4) / 72)));
+  const lines = groups.reduce(
+    (sum, values) => sum + 1 + values.reduce((n, v) => n + Math.max(1, Math.ceil([...v].length / perLine)), 0),
+    0,
+  );
+  return lines * lead + (groups.length - 1) * gap;
+}
+
+const MM = 72 / 25.4;
+
 export function qrBillView(bill: SwissBill, payload: string, language: QrBillLanguage, labels: QrBillLabels): QrBillView {
   const type = referenceType(bill);
   const reference = compact(bill.reference ?? '');
   const amount = qrBillAmount(bill.amount.toFixed(2));
   const { path, size } = qrDrawing(payload, 0);
   const name = bill.creditor.name?.trim() ?? '';
+  const account = groups(compact(bill.iban), 4);
+  const creditor = addressLines(bill.creditor);
+  const printedReference = type === 'QRR' ? groups(reference, 5, true) : type === 'SCOR' ? groups(reference, 4) : undefined;
+  const message = bill.message?.trim() || undefined;
+  const debtor = bill.debtor && addressLines(bill.debtor);
+  const blank = ['', '', '']; // the blank box is 20 to 25 mm high: three lines and more
+  const receiptGroups = [[account, ...creditor], ...(printedReference ? [[printedReference]] : []), debtor ?? blank];
+  const paymentGroups = [
+    [account, ...creditor],
+    ...(printedReference ? [[printedReference]] : []),
+    ...(message ? [[message]] : []),
+    debtor ?? blank,
+  ];
   return {
     lang: language,
     labels,
-    account: groups(compact(bill.iban), 4),
-    creditor: addressLines(bill.creditor),
-    reference: type === 'QRR' ? groups(reference, 5, true) : type === 'SCOR' ? groups(reference, 4) : undefined,
-    message: bill.message?.trim() || undefined,
-    debtor: bill.debtor && addressLines(bill.debtor),
+    account,
+    creditor,
+    reference: printedReference,
+    message,
+    debtor,
     currency: bill.currency,
     amount,
+    compact: {
+      receipt: groupsHeight(receiptGroups, 52, 8, 9, 9) > 56 * MM,
+      payment: groupsHeight(paymentGroups, 87, 10, 11, 11) > 85 * MM,
+    },
     code: {
       path,
       modules: size,

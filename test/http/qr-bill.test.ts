@@ -292,6 +292,45 @@ describe('the Swiss QR-bill (payment_code swiss_qr_bill)', function () {
     expect(text).to.not.include('Reference');
   });
 
+  it('the longest data the guidelines allow fits its sections, set in their smallest sizes; the code still read', async function () {
+    const seller = {
+      name: 'W'.repeat(70),
+      street: 'Chemin de la Grande-Gorge-du-Rhône et des Alpes Vaudoises 1234567 bât',
+      postal_code: '1234567890123456',
+      city: 'Saint-Maurice-de-la-Vallée-du-Rhôn',
+      country: 'CH',
+    };
+    const buyer = {
+      name: 'Société Générale de Surveillance à Genève et Lausanne Holding SA Suiss',
+      street: 'Avenue de la Gare des Eaux-Vives et du Parc des Bastions 1234 bis',
+      postal_code: '1204',
+      city: 'Genève',
+      country: 'FR',
+    };
+    const number = `Rechnung-2026-0042-${'Auftrag-vom-15-Juni-'.repeat(6)}`.slice(0, 140);
+    const pdf = await postOk(await sharedService(), { ...EXAMPLE_1, number, e_invoice: { ...EXAMPLE_1.e_invoice, seller, buyer } });
+    expect(readQr(pagePng(pdf, 1, 300))).to.equal(
+      payload(seller, '50.00', 'CHF', buyer, 'QRR', '000008207791225857421286694', number, 'CH6431961000004421557'),
+    );
+    const page = wordBoxes(pdf)[0]!;
+    const top = page.height / MM - 105;
+    const words = page.words.map((w) => ({
+      text: w.text,
+      x: w.xMin / MM,
+      right: w.xMax / MM,
+      y: w.yMin / MM - top,
+      bottom: w.yMax / MM - top,
+    }));
+    // Each section's own words end inside it: the receipt's information above its amount (68 mm), the payment part's
+    // above its foot section (90 mm); the debtor's last line is printed in both.
+    const receipt = words.filter((w) => w.right < 60 && w.y > 12 && w.y < 68);
+    const payment = words.filter((w) => w.x > 117 && w.y > 5);
+    expect(Math.max(...receipt.map((w) => w.bottom))).to.be.below(68);
+    expect(Math.max(...payment.map((w) => w.bottom))).to.be.below(90);
+    expect(receipt.filter((w) => w.text === 'FR-1204')).to.have.length(1);
+    expect(payment.filter((w) => w.text === 'FR-1204')).to.have.length(1);
+  });
+
   it('the headings in German, French or Italian from Accept-Language, English for the other languages', async function () {
     const service = await sharedService();
     const cases: [string, string[]][] = [

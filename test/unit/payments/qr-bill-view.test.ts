@@ -81,6 +81,14 @@ describe('the QR-bill as printed', function () {
     expect(view.labels.payment_part).to.equal('Section paiement');
   });
 
+  it('sets long data in the smallest sizes the guidelines allow, each part on its own estimate; short data as recommended', function () {
+    expect(qrBillView(bill(), swissPayload(bill()), 'en', labels('en')).compact).to.deep.equal({ receipt: false, payment: false });
+    const long = bill({ creditor: { ...bill().creditor, name: 'W'.repeat(70), street: 'S'.repeat(70) } });
+    expect(qrBillView(long, swissPayload(long), 'en', labels('en')).compact).to.deep.equal({ receipt: true, payment: false });
+    const longer = bill({ ...long, debtor: { ...bill().debtor, name: 'N'.repeat(70), street: 'S'.repeat(70) }, message: 'M'.repeat(140) });
+    expect(qrBillView(longer, swissPayload(longer), 'en', labels('en')).compact).to.deep.equal({ receipt: true, payment: true });
+  });
+
   it('refuses a headings file that lacks a language or a key, or has one too many, listing every problem', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-qr-bill-labels-'));
     const table = JSON.parse(fs.readFileSync(path.join(LOCALES, 'qr-bill.json'), 'utf8'));
