@@ -7,7 +7,7 @@ import { qrDrawing } from '../../../server/payments/qr';
 import { swissPayload, swissProblems, type SwissBill } from '../../../server/payments/swiss-qr';
 import { rasterise, readQr } from '../../helpers/qr-read';
 
-/** The guidelines' first sample (QR-IBAN, QR reference), its street and building number on one line here. */
+/** The guidelines' (2.1, annex A) first example (QR-IBAN, QR reference), without its billing information. */
 const sample = (over: Partial<SwissBill> = {}): SwissBill => ({
   iban: 'CH44 3199 9123 0008 8901 2',
   creditor: { name: 'Robert Schneider AG', street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH' },
@@ -15,7 +15,7 @@ const sample = (over: Partial<SwissBill> = {}): SwissBill => ({
   currency: 'CHF',
   amount: new Decimal('1949.75'),
   reference: '21 00000 00003 13947 14300 09017',
-  message: 'Order dated 18.06.2020',
+  message: 'Order of 15 June 2020',
   ...over,
 });
 
@@ -54,7 +54,7 @@ describe('Swiss QR code (QR-bill 2.3)', function () {
       'CH',
       'QRR',
       '210000000003139471430009017',
-      'Order dated 18.06.2020',
+      'Order of 15 June 2020',
       'EPD',
     ]);
   });
