@@ -144,12 +144,6 @@ export const errors = {
       `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
     );
   },
-  unsupportedEncoding(encoding: string): DomainError {
-    return new DomainError(
-      'unsupported_media_type',
-      `Content-Encoding ${encoding.slice(0, 40)} is not supported. Send the body as is, gzip or deflate.`,
-    );
-  },
   /** A body in a format the service reads (XML, PDF) that is not an e-invoice it knows (a UBL Order, an XHTML page,
    * a PDF without an invoice inside); `what` says what it is instead. */
   unsupportedDocument(what: string): DomainError {
@@ -186,57 +180,6 @@ export const errors = {
       'rules_unavailable',
       'This instance has no official rule sets installed, so it cannot check received e-invoices. Its operator installs them (RULES_DIR, README "Received e-invoices").',
     );
-  },
-  /** A request Node's HTTP parser refused (a malformed request line or header). */
-  unparsableRequest(): DomainError {
-    return new DomainError('invalid_request', 'The request is not valid HTTP/1.1 (its request line or a header could not be parsed).');
-  },
-  /** The body ended before its declared length (the client stopped sending). */
-  bodyIncomplete(): DomainError {
-    return new DomainError('invalid_request', 'The request body ended before its declared length.');
-  },
-  /** A body that cannot be read as sent (a gzip or deflate body that does not inflate, …). */
-  bodyUnreadable(reason: string): DomainError {
-    return new DomainError('invalid_request', `The request body could not be read (${reason}); check its Content-Encoding and length.`);
-  },
-  /** The whole request did not arrive within the time allowed (a body that trickles or never ends). */
-  requestTimeout(seconds: number): DomainError {
-    return new DomainError('request_timeout', `The request did not arrive whole within ${seconds} s. Send the body at once.`);
-  },
-  bodyTooLarge(limit: number): DomainError {
-    return new DomainError('body_too_large', `The request body is larger than the limit of ${limit} bytes. Send fewer or shorter fields.`);
-  },
-  missingKey(): DomainError {
-    return new DomainError(
-      'missing_api_key',
-      'No API key provided. Send your key in the Authorization header: Authorization: Bearer YOUR_API_KEY',
-    );
-  },
-  invalidKey(): DomainError {
-    return new DomainError('invalid_api_key', 'The API key is not valid. Check that it was copied whole; keys start with sk_.');
-  },
-  inactiveKey(): DomainError {
-    return new DomainError('inactive_api_key', 'The API key has been revoked or is inactive. Create a new key and use it instead.');
-  },
-  tooManyFailedKeys(retryAfterSeconds: number): DomainError {
-    return new DomainError(
-      'too_many_failed_keys',
-      `Too many requests with a wrong API key from this address. Retry in ${retryAfterSeconds} s with a valid key.`,
-      { retryAfterSeconds },
-    );
-  },
-  notFound(method: string, path: string): DomainError {
-    return new DomainError(
-      'not_found',
-      `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF), POST /ubl, /cii or /factur-x (e-invoices) and POST /batch; GET /docs describes them.`,
-    );
-  },
-  methodNotAllowed(method: string, path: string): DomainError {
-    return new DomainError('method_not_allowed', `${method} is not allowed on ${path}. Use POST.`, { allow: ['POST'] });
-  },
-  /** The client accepts none of the media types the operation answers with. */
-  notAcceptable(offered: string[]): DomainError {
-    return new DomainError('not_acceptable', `This operation answers with ${offered.join(' or ')}; send an Accept header that allows one.`);
   },
   rendererBusy(retryAfterSeconds: number): DomainError {
     return new DomainError('renderer_busy', `The renderer is at capacity. Retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
@@ -278,45 +221,5 @@ export const errors = {
   eInvoiceType(type: string): DomainError {
     const message = `e-invoices (UBL, CII, Factur-X) are made of invoices, receipts and credit notes (invoice, receipt, credit_note), not ${type}`;
     return new DomainError('unsupported_type', message, { details: [{ field: 'type', message }] });
-  },
-  /** Account pages: the sign-up email is not an email address, or holds hidden characters (accounts/emails.ts). */
-  invalidEmail(reason = 'Enter a valid email address.'): DomainError {
-    return new DomainError('invalid_form', reason);
-  },
-  /** Account pages: the new password breaks the policy; `reason` says which rule (accounts/passwords.ts). */
-  weakPassword(reason: string): DomainError {
-    return new DomainError('invalid_form', reason);
-  },
-  /** Account pages: one sentence for an unknown email and a wrong password, so that neither is told apart. */
-  wrongCredentials(): DomainError {
-    return new DomainError('wrong_credentials', 'Email or password is incorrect.');
-  },
-  /** Account pages: a form without a valid CSRF token, or posted from another site. */
-  formExpired(): DomainError {
-    return new DomainError('form_expired', 'The form has expired or did not come from this site. Reload the page and try again.');
-  },
-  /** Account pages: the signed-in account has no key with this prefix (someone else's key is no key at all). */
-  keyNotFound(): DomainError {
-    return new DomainError('key_not_found', 'No such key.');
-  },
-  /** Account pages: a path under /account that is none of the pages. */
-  pageNotFound(): DomainError {
-    return new DomainError('not_found', 'No such page. Your account is at /account.');
-  },
-  emailTaken(): DomainError {
-    return new DomainError('email_taken', 'An account with this email already exists. Sign in instead.');
-  },
-  /** Account pages: the sign-in attempts of an email or of a client address are used up for the window. */
-  tooManySignIns(retryAfterSeconds: number): DomainError {
-    const wait = retryAfterSeconds === 60 ? 'a minute' : `${retryAfterSeconds} s`;
-    return new DomainError('too_many_sign_ins', `Too many sign-in attempts. Wait ${wait} and try again.`, { retryAfterSeconds });
-  },
-  /** Account pages: the sign-ups of a client address are used up for the window (SIGN_UPS_PER_HOUR). */
-  tooManySignUps(retryAfterSeconds: number): DomainError {
-    const wait = retryAfterSeconds === 3600 ? 'an hour' : `${retryAfterSeconds} s`;
-    return new DomainError('too_many_sign_ups', `Too many sign-ups from your address. Wait ${wait} and try again.`, { retryAfterSeconds });
-  },
-  internal(requestId: string, cause?: unknown): DomainError {
-    return new DomainError('internal', `Internal error (request id ${requestId})`, { cause });
   },
 };

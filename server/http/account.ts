@@ -13,7 +13,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
 import { emailProblem, normalizeEmail } from '../accounts/emails';
 import { dummyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
-import { errors, type DomainError } from '../errors';
+import { type DomainError } from '../errors';
 import { accountPlan, type KeyStore } from '../keys/key-store';
 import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
 import { loadPages } from '../render/pages';
@@ -23,6 +23,7 @@ import { newKeyFlash } from './account/flash';
 import { sessions } from './account/session';
 import { recordSignIn, SIGN_IN_RETRY_AFTER_SECONDS } from './account/sign-in-limits';
 import { recordSignUp, SIGN_UP_RETRY_AFTER_SECONDS } from './account/sign-up-limits';
+import { accountErrors } from './account/errors';
 
 const SIGN_IN = '/account/sign-in';
 const SETTINGS = '/account/settings';
@@ -58,7 +59,7 @@ export function accountRouter(
   /** An error answer: the form shown again with the message (it keeps its CSRF token), or the error page. */
   const fail = (req: Request, res: Response, err: DomainError, form?: FormAgain) =>
     sendPageError(res, pages, err, form && { name: form.name, data: { ...form.data, csrf: csrfOf(req, res) } });
-  const refuseCsrf = (req: Request, res: Response) => fail(req, res, errors.formExpired());
+  const refuseCsrf = (req: Request, res: Response) => fail(req, res, accountErrors.formExpired());
 
   router.use(sameOriginPosts(refuseCsrf));
 
@@ -71,13 +72,14 @@ export function accountRouter(
     const password = passwordOf(req);
     const again = (err: DomainError) => fail(req, res, err, { name: 'sign-up', data: { title: 'Sign up', emailValue: email } });
     const bad = emailProblem(email);
-    if (bad) return again(errors.invalidEmail(bad));
+    if (bad) return again(accountErrors.invalidEmail(bad));
     const weak = passwordProblem(password, email);
-    if (weak) return again(errors.weakPassword(weak));
+    if (weak) return again(accountErrors.weakPassword(weak));
     // A valid form counts against its address's sign-ups, taken email or not (each costs a scrypt and tells whether
     // the email has an account); one over the limit is refused before the password is hashed.
-    if (!(await recordSignUp(store, req, config.signUpsPerHour, clock()))) return again(errors.tooManySignUps(SIGN_UP_RETRY_AFTER_SECONDS));
-    if (!(await store.createUser(email, await hashPassword(password)))) return again(errors.emailTaken());
+    if (!(await recordSignUp(store, req, config.signUpsPerHour, clock())))
+      return again(accountErrors.tooManySignUps(SIGN_UP_RETRY_AFTER_SECONDS));
+    if (!(await store.createUser(email, await hashPassword(password)))) return again(accountErrors.emailTaken());
     await session.start(req, res, email);
     res.redirect(303, SETTINGS);
   });
@@ -89,12 +91,12 @@ export function accountRouter(
     const password = passwordOf(req);
     const again = (err: DomainError) => fail(req, res, err, { name: 'sign-in', data: { title: 'Sign in', emailValue: email } });
     // Checked before the password: an attempt over the limits is refused outright.
-    if (!(await recordSignIn(store, req, email, clock()))) return again(errors.tooManySignIns(SIGN_IN_RETRY_AFTER_SECONDS));
+    if (!(await recordSignIn(store, req, email, clock()))) return again(accountErrors.tooManySignIns(SIGN_IN_RETRY_AFTER_SECONDS));
     const user = await store.findUser(email);
     // An unknown email (or an unreadable stored hash) still costs one scrypt of the same parameters, so that every
     // answer takes the same time and both failures look the same.
     const ok = await verifyPassword(password, user?.passwordHash);
-    if (!user || !ok) return again(errors.wrongCredentials());
+    if (!user || !ok) return again(accountErrors.wrongCredentials());
     await session.start(req, res, user.email);
     res.redirect(303, SETTINGS);
   });
@@ -143,7 +145,7 @@ export function accountRouter(
     const who = await session.find(req);
     if (!who) return res.redirect(303, SIGN_IN);
     const prefix = String(req.params.prefix);
-    if (!(await ownKey(who.account, prefix))) return fail(req, res, errors.keyNotFound());
+    if (!(await ownKey(who.account, prefix))) return fail(req, res, accountErrors.keyNotFound());
     return page(req, res, 'revoke', { title: 'Revoke key', signedIn: true, email: who.email, prefix });
   });
   router.post('/keys/:prefix/revoke', async (req, res) => {
@@ -151,14 +153,14 @@ export function accountRouter(
     const who = await session.find(req);
     if (!who) return res.redirect(303, SIGN_IN);
     const prefix = String(req.params.prefix);
-    if (!(await ownKey(who.account, prefix))) return fail(req, res, errors.keyNotFound());
+    if (!(await ownKey(who.account, prefix))) return fail(req, res, accountErrors.keyNotFound());
     await store.revokeKey(prefix);
     res.redirect(303, SETTINGS);
   });
 
   // Anything else under /account, and the refusals that come before a route (a body too large or not readable, a
   // key prefix that does not decode), answer as pages too, never as the API's JSON.
-  router.use((req, res) => fail(req, res, errors.pageNotFound()));
+  router.use((req, res) => fail(req, res, accountErrors.pageNotFound()));
   router.use(pageErrors(pages));
   return router;
 }

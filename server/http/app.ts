@@ -24,6 +24,8 @@ import type { PoolStats } from '../pdf/renderer';
 import type { ReceivedPipeline, Target } from '../received-pipeline';
 import { queryProfile, queryTheme, receivedBody } from './received';
 import { bodyPreconditions, rawBody } from './body-limits';
+import { requestErrors } from './request-errors';
+import { watchClient } from './client-gone';
 
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */
@@ -107,7 +109,7 @@ function inlineDisposition(filename: string): string {
 
 function only(method: 'POST', path: string): RequestHandler {
   return (req, _res, next) => {
-    if (req.method !== method) return next(errors.methodNotAllowed(req.method, path));
+    if (req.method !== method) return next(requestErrors.methodNotAllowed(req.method, path));
     next();
   };
 }
@@ -197,15 +199,11 @@ export function createApp(deps: AppDeps): express.Express {
    * RateLimit headers of its reservation (rate-limit.ts; none for unlimited plans).
    */
   const counted = async <T>(res: Response, render: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-    const gone = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) gone.abort();
-    };
-    res.on('close', onClose);
+    const client = watchClient(res);
     const ticket = await deps.quota.reserve(res.locals.account as string, res.locals.plan as Plan);
     try {
-      const out = await render(gone.signal);
-      if (gone.signal.aborted) throw errors.clientClosed();
+      const out = await render(client.signal);
+      if (client.signal.aborted) throw errors.clientClosed();
       await ticket.commit();
       res.set(rateLimitHeaders(ticket.state));
       return out;
@@ -213,7 +211,7 @@ export function createApp(deps: AppDeps): express.Express {
       await ticket.release();
       throw err;
     } finally {
-      res.off('close', onClose);
+      client.release();
     }
   };
 
@@ -288,7 +286,7 @@ export function createApp(deps: AppDeps): express.Express {
   const batch = batchHandler({ pipeline, quota: deps.quota, logger, maxDocuments: deps.config.limits.maxBatchDocuments });
   app.all('/batch', negotiate, only('POST', '/batch'), ...documentRoute, batch);
 
-  app.use((req, _res, next) => next(errors.notFound(req.method, req.path)));
+  app.use((req, _res, next) => next(requestErrors.notFound(req.method, req.path)));
   app.use(errorHandler(logger, deps.config.limits.maxBodyBytes));
   return app;
 }

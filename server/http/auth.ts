@@ -5,8 +5,8 @@
 // Retry-After instead of 401, counted atomically in the shared store. A valid key is never refused: clients behind
 // one NAT or proxy are not locked out by a neighbour's bad key.
 import type { RequestHandler } from 'express';
-import { errors } from '../errors';
 import type { AttemptStore, KeyRegistry } from '../keys/key-store';
+import { requestErrors } from './request-errors';
 
 const FAILED_KEYS_WINDOW_MS = 60_000;
 
@@ -14,18 +14,18 @@ export function requireApiKey(store: KeyRegistry & AttemptStore, maxFailures: nu
   return async (req, res, next) => {
     const header = req.get('authorization');
     const m = header ? /^\s*Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!header || !header.trim()) return next(errors.missingKey());
+    if (!header || !header.trim()) return next(requestErrors.missingKey());
     const failed = async () => {
       // Recorded only while under the limit (one atomic step): beyond it, the answer is 429.
       const counted =
         maxFailures <= 0 ||
         (await store.recordAttempt([{ key: `api-key-failures:${req.ip ?? ''}`, max: maxFailures }], FAILED_KEYS_WINDOW_MS, clock()));
-      next(counted ? errors.invalidKey() : errors.tooManyFailedKeys(FAILED_KEYS_WINDOW_MS / 1000));
+      next(counted ? requestErrors.invalidKey() : requestErrors.tooManyFailedKeys(FAILED_KEYS_WINDOW_MS / 1000));
     };
     if (!m) return failed();
     const result = await store.authenticate(m[1]!);
     if (result.status === 'unknown') return failed();
-    if (result.status === 'inactive') return next(errors.inactiveKey());
+    if (result.status === 'inactive') return next(requestErrors.inactiveKey());
     res.locals.account = result.account;
     res.locals.plan = result.plan;
     next();

@@ -19,6 +19,8 @@ import { PdfMerger } from '../pdf/merge';
 import { PRODUCER } from '../pdf/metadata';
 import { ZipStream } from '../batch/zip';
 import { rateLimitHeaders } from './rate-limit';
+import { requestErrors } from './request-errors';
+import { watchClient } from './client-gone';
 
 export interface BatchDeps {
   pipeline: DocumentPipeline;
@@ -44,7 +46,7 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
   const { pipeline, quota, logger } = deps;
   return async (req: Request, res: Response) => {
     const answer = req.accepts([ZIP, PDF]);
-    if (answer !== ZIP && answer !== PDF) throw errors.notAcceptable([ZIP, PDF]);
+    if (answer !== ZIP && answer !== PDF) throw requestErrors.notAcceptable([ZIP, PDF]);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const items = prepareBatch(
       pipeline,
@@ -55,29 +57,25 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
     if (answer === PDF) onlyPdf(items);
     res.locals.documentType = 'batch';
 
-    const gone = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) gone.abort();
-    };
-    res.on('close', onClose);
+    const client = watchClient(res);
     const { tickets, state } = await quota.reserveMany(res.locals.account as string, res.locals.plan as Plan, items.length);
     const onLogo = (reason: string) => logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
     // One document at a time: the batch holds at most one page of the pool, whatever its size.
     // The merged PDF's documents are signed once, as one file, after they are merged.
     const render = async (i: number): Promise<BatchFile> => {
-      const file = await renderBatchItem(pipeline, items[i]!, onLogo, gone.signal, answer === ZIP);
-      if (gone.signal.aborted) throw errors.clientClosed();
+      const file = await renderBatchItem(pipeline, items[i]!, onLogo, client.signal, answer === ZIP);
+      if (client.signal.aborted) throw errors.clientClosed();
       return file;
     };
     try {
       res.set(rateLimitHeaders(state));
-      if (answer === ZIP) await sendZip(res, items.length, render, tickets, gone.signal);
+      if (answer === ZIP) await sendZip(res, items.length, render, tickets, client.signal);
       else await sendMerged(res, items.length, render, tickets, (pdf) => pipeline.signPdf(pdf));
     } catch (err) {
       // A client that left shows up as an aborted render or write: that is a 499, not a defect.
-      throw gone.signal.aborted ? errors.clientClosed() : err;
+      throw client.signal.aborted ? errors.clientClosed() : err;
     } finally {
-      res.off('close', onClose);
+      client.release();
       // Whatever was not delivered (a failure, a client that left) is given back; committed tickets ignore this.
       await Promise.all(tickets.map((t) => t.release()));
     }

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { bodyKind } from '../documents/parse-body';
 import { errors } from '../errors';
 import { receivedKind } from './received';
+import { requestErrors } from './request-errors';
 
 /** How much of a refused body is read and dropped before the 413, and for how long at most: a client still sending
  * when the connection closes sees a broken pipe, not the 413 (as the fuzz suite's fetch did). Past either bound the
@@ -38,7 +39,7 @@ export function bodyPreconditions(limits: Pick<Config['limits'], 'maxBodyBytes' 
     if (!chunked && (length === undefined || Number(length) === 0)) return next(errors.emptyBody());
     if (length !== undefined && Number(length) > limit) {
       res.set('Connection', 'close');
-      const refuse = () => next(errors.bodyTooLarge(limit));
+      const refuse = () => next(requestErrors.bodyTooLarge(limit));
       if (Number(length) > limit * DISCARD_FACTOR) return refuse();
       void discard(req, DISCARD_MS).then(refuse);
       return;

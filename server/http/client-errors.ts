@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { errors } from '../errors';
 import { toResponse } from './error-catalogue';
+import { requestErrors } from './request-errors';
 
 export function clientErrorHandler(logger: Logger, requestTimeoutMs: number): (err: NodeJS.ErrnoException, socket: Socket) => void {
   return (err, socket) => {
@@ -15,7 +15,9 @@ export function clientErrorHandler(logger: Logger, requestTimeoutMs: number): (e
       return;
     }
     const error =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errors.requestTimeout(Math.round(requestTimeoutMs / 1000)) : errors.unparsableRequest();
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? requestErrors.requestTimeout(Math.round(requestTimeoutMs / 1000))
+        : requestErrors.unparsableRequest();
     const requestId = randomUUID();
     const { status, body } = toResponse(error, requestId);
     const json = JSON.stringify(body);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { DomainError, errors } from '../errors';
 import { statusOf, toResponse } from './error-catalogue';
 import { errorForLog } from './log-redaction';
+import { requestErrors } from './request-errors';
 
 export interface BodyParserError {
   type?: string;
@@ -20,19 +21,19 @@ export interface BodyParserError {
 export function fromBodyParser(err: BodyParserError, maxBodyBytes: number): DomainError | undefined {
   switch (err.type) {
     case 'entity.too.large':
-      return errors.bodyTooLarge(err.limit ?? maxBodyBytes);
+      return requestErrors.bodyTooLarge(err.limit ?? maxBodyBytes);
     case 'encoding.unsupported':
-      return errors.unsupportedEncoding(err.encoding ?? '');
+      return requestErrors.unsupportedEncoding(err.encoding ?? '');
     case 'charset.unsupported':
       return errors.unsupportedCharset(err.charset ?? '');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return errors.bodyIncomplete();
+      return requestErrors.bodyIncomplete();
     default:
       // Any other client error of body-parser (a gzip/deflate body that does not inflate, …) is the client's.
       if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
-        return errors.bodyUnreadable(err.message ?? 'unreadable');
+        return requestErrors.bodyUnreadable(err.message ?? 'unreadable');
       }
       return undefined;
   }
@@ -44,7 +45,7 @@ export function errorHandler(logger: Logger, maxBodyBytes: number): ErrorRequest
     let domainError: DomainError | undefined = err instanceof DomainError ? err : fromBodyParser(err as BodyParserError, maxBodyBytes);
     if (!domainError) {
       logger.error({ error: errorForLog(err), requestId }, 'unexpected error');
-      domainError = errors.internal(requestId, err);
+      domainError = requestErrors.internal(requestId, err);
     } else if (statusOf(domainError) >= 500) {
       logger.warn({ requestId, code: domainError.code }, domainError.message);
     }

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { projectRoot } from '../config';
 import type { SchemaRegistry } from '../documents/schema-registry';
 import { DOCUMENT_TYPES, E_INVOICE_TYPES } from '../documents/model';
-import { loadDocumentExamples, mediaExamples } from './openapi/examples';
+import { loadDocumentExamples, mediaExamples, toFormFields } from './openapi/examples';
 import { documentHeaders, errorResponses, HEADERS } from './openapi/responses';
-import { documentSchemas, errorSchema, formSchema, reportSchemas, type Node } from './openapi/schemas';
+import { batchFormSchema, documentSchemas, errorSchema, formSchema, reportSchemas, type Node } from './openapi/schemas';
 import { CODE_SAMPLES } from './openapi/snippets';
 import {
   RECEIVED_BODY,
@@ -58,6 +58,8 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
   };
   schemas.DocumentForm = forms.any.schema;
   schemas.EInvoiceForm = forms.eInvoice.schema;
+  const batchForm = batchFormSchema(registry);
+  schemas.BatchForm = batchForm.schema;
   schemas.BatchFormat = {
     type: 'string',
     enum: ['pdf', 'ubl', 'cii', 'factur-x'],
@@ -194,7 +196,7 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
         'convert',
       ),
       '/validate': validateOperation(),
-      '/batch': batchOperation(examples, maxBatch),
+      '/batch': batchOperation(examples, maxBatch, batchForm.encoding),
       '/healthz': get('health', 'Liveness', 'application/json', { type: 'object', properties: { status: { const: 'ok' } } }),
       '/readyz': get(
         'readiness',
@@ -217,7 +219,7 @@ export function buildOpenApi(registry: SchemaRegistry, options: OpenApiOptions =
   };
 }
 
-function batchOperation(examples: Map<string, Node>, maxBatch: number): Node {
+function batchOperation(examples: Map<string, Node>, maxBatch: number, formEncoding: Node): Node {
   const docs = ['invoice', 'receipt'].map((t) => examples.get(t)).filter((d): d is Node => d !== undefined);
   const detail = { field: 'documents[3].items[0].quantity', message: 'must be a number' };
   return {
@@ -245,6 +247,13 @@ function batchOperation(examples: Map<string, Node>, maxBatch: number): Node {
           'application/json': {
             schema: { $ref: '#/components/schemas/Batch' },
             examples: { zip: { summary: 'Two documents as a ZIP', value: { format: 'pdf', documents: docs } } },
+          },
+          'application/x-www-form-urlencoded': {
+            schema: { $ref: '#/components/schemas/BatchForm' },
+            encoding: formEncoding,
+            examples: {
+              zip: { summary: 'The same two documents as form fields', value: toFormFields({ format: 'pdf', documents: docs }) },
+            },
           },
         },
       },

@@ -168,6 +168,27 @@ describe('GET /openapi.json', function () {
     const res = await post(service, new URLSearchParams(example).toString(), { path: '/ubl' });
     expect(res.status, await res.clone().text()).to.equal(200);
   });
+
+  it('describes the form body of POST /batch the same way: documents[i] in bracket keys, strings; its example is accepted', async function () {
+    const service = await sharedService();
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const media = doc.paths['/batch'].post.requestBody.content['application/x-www-form-urlencoded'];
+    const form = doc.components.schemas.BatchForm;
+    expect(media.schema).to.deep.equal({ $ref: '#/components/schemas/BatchForm' });
+    for (const field of ['format', 'documents[0][from]', 'documents[0][items][0][name]', 'documents[0][e_invoice][payment_means][iban]'])
+      expect(form.properties[field], field).to.include({ type: 'string' });
+    expect(media.encoding['documents[0][items][0][quantity]']).to.deep.equal({ style: 'form', explode: true });
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validate = ajv.compile({ ...form, $schema: undefined });
+    expect(validate({ 'documents[12][items][7][quantity]': '2' }), 'a string at any index').to.equal(true);
+    expect(validate({ 'documents[12][items][7][quantity]': 2 }), 'form values are strings').to.equal(false);
+    const example = media.examples.zip.value as Record<string, string>;
+    expect(example['documents[1][items][0][name]']).to.be.a('string');
+    expect(validate(example), ajv.errorsText(validate.errors)).to.equal(true);
+    const res = await post(service, new URLSearchParams(example).toString(), { path: '/batch' });
+    expect(res.status, await res.clone().text()).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/zip/);
+  });
 });
 
 describe('GET /docs', function () {

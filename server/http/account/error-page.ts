@@ -4,10 +4,11 @@
 // error of the routes and never echoes what was posted (a form's own values are the caller's to pass back); it only
 // names the refusals that come before a route runs (the form's body, the path), so that they are pages too.
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError, errors, isRequestProblem, type ErrorCode } from '../../errors';
+import { DomainError, isRequestProblem, type ErrorCode } from '../../errors';
 import type { PageRenderer } from '../../render/pages';
 import { toResponse } from '../error-catalogue';
 import { fromBodyParser, type BodyParserError } from '../errors-to-http';
+import { accountErrors } from './errors';
 
 /** A form to show again: its template and its data (with the CSRF token and any value to keep). */
 export interface FormAgain {
@@ -43,7 +44,7 @@ export function sendPageError(res: Response, pages: PageRenderer, err: DomainErr
 export function pageErrorOf(err: unknown): DomainError | undefined {
   if (err instanceof DomainError) return isRequestProblem(err.code) ? err : undefined;
   const e = (err ?? {}) as BodyParserError;
-  if (err instanceof URIError && e.status === 400) return errors.keyNotFound();
+  if (err instanceof URIError && e.status === 400) return accountErrors.keyNotFound();
   return fromBodyParser(e, e.limit ?? 0);
 }
 

@@ -1,6 +1,7 @@
 // The request examples of the OpenAPI description: the documents in examples/*.json (one per type, the same files the
-// README and the studio show) as JSON, and the invoice as form fields in bracket notation. Read once at start-up;
-// must not invent documents of its own, so the description shows what the service is tested with.
+// README and the studio show) as JSON, and the invoice and POST /batch's two documents as form fields in bracket
+// notation. Read once at start-up; must not invent documents of its own, so the description shows what the service is
+// tested with.
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../config';
@@ -18,7 +19,7 @@ export function loadDocumentExamples(dir = path.join(projectRoot(), 'examples'))
 }
 
 /** A JSON value as the form fields qs reads back into it: `items[0][name]`, every value a string. */
-function toFormFields(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+export function toFormFields(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
   if (value === null || value === undefined) return out;
   if (Array.isArray(value)) value.forEach((v, i) => toFormFields(v, `${prefix}[${i}]`, out));
   else if (typeof value === 'object')

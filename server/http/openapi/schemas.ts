@@ -130,7 +130,35 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * the service ignores them, as it does in JSON.
  */
 export function formSchema(registry: SchemaRegistry, types: readonly string[], title: string): { schema: Node; encoding: Node } {
-  const fields = formFields(registry, types);
+  return formOf(formFields(registry, types), title, FORM_DESCRIPTION);
+}
+
+const FORM_DESCRIPTION =
+  'The same document as the JSON body, as form fields in qs bracket notation: `items[0][name]=Consulting&items[0][quantity]=12`. ' +
+  'Every value is a string (numbers as `12.5`, booleans as `true`); lists count from 0 (`items[1][name]` is the second line). ' +
+  'The properties name index 0 of each list; patternProperties admit every index. The JSON schema of the type decides what is valid.';
+
+/**
+ * The form body of POST /batch: the top-level `format` and each document's fields under `documents[i]`
+ * (`documents[0][items][0][name]`), every value a string, as formSchema describes a single document's.
+ */
+export function batchFormSchema(registry: SchemaRegistry): { schema: Node; encoding: Node } {
+  const fields = new Map<string, string | undefined>([['format', 'The default format of every document (pdf, ubl, cii, factur-x)']]);
+  for (const [path, description] of formFields(registry, DOCUMENT_TYPES)) {
+    const bracket = path.indexOf('[');
+    const name = bracket < 0 ? path : path.slice(0, bracket);
+    fields.set(`documents[0][${name}]${bracket < 0 ? '' : path.slice(bracket)}`, description);
+  }
+  return formOf(
+    fields,
+    'Batch as form fields',
+    'The same batch as the JSON body, as form fields in qs bracket notation: `format=pdf&documents[0][from]=Acme&documents[0][items][0][name]=Consulting`. ' +
+      'Every value is a string; the documents and their lists count from 0. The properties name index 0 of each list; ' +
+      'patternProperties admit every index. The JSON schema of each document decides what is valid.',
+  );
+}
+
+function formOf(fields: Map<string, string | undefined>, title: string, description: string): { schema: Node; encoding: Node } {
   const properties: Node = {};
   const patternProperties: Node = {};
   const encoding: Node = {};
@@ -142,10 +170,7 @@ export function formSchema(registry: SchemaRegistry, types: readonly string[], t
   const schema = {
     title,
     type: 'object',
-    description:
-      'The same document as the JSON body, as form fields in qs bracket notation: `items[0][name]=Consulting&items[0][quantity]=12`. ' +
-      'Every value is a string (numbers as `12.5`, booleans as `true`); lists count from 0 (`items[1][name]` is the second line). ' +
-      'The properties name index 0 of each list; patternProperties admit every index. The JSON schema of the type decides what is valid.',
+    description,
     properties,
     patternProperties,
     additionalProperties: { type: 'string' },

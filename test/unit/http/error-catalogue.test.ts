@@ -41,6 +41,16 @@ describe('error catalogue', function () {
     for (const code of raised) expect(ERROR_CATALOGUE, `raised in server/ but not catalogued: ${code}`).to.have.property(code);
   });
 
+  it("the core's errors name no HTTP header: those of keys, routes, methods, Accept and the account pages live in server/http/", function () {
+    const core = fs.readFileSync(path.join(ROOT, 'server', 'errors.ts'), 'utf8');
+    expect(core).not.to.match(/Authorization|Accept-Language|\bAccept\b|Retry-After|WWW-Authenticate|Cookie|\bAllow\b(?!ed)/);
+    // The HTTP-only constructors are where the edge is, and nothing outside it uses them.
+    for (const file of sourceFiles(path.join(ROOT, 'server'))) {
+      if (file.includes(`${path.sep}http${path.sep}`)) continue;
+      expect(fs.readFileSync(file, 'utf8'), path.relative(ROOT, file)).not.to.match(/requestErrors|accountErrors/);
+    }
+  });
+
   it("the README's error table lists every code with its status, and nothing else", function () {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('### Errors'));

