@@ -2,8 +2,9 @@
 // (money/vat.ts, or money/taxes.ts for several taxes that are one VAT rate per line), so that the norm's arithmetic
 // holds (BR-CO-14, BR-CO-17, BR-S-08 …) and every amount equals the PDF's. Decides each group's UNCL5305 category and
 // the exemption reasons it needs, and makes the document level allowances and charges (BG-20, BG-21: the discount,
-// the shipping, e_invoice.allowances and .charges) in their categories; computes no amount but the rate that
-// reproduces a flat tax. Raises 400s naming the request's field when a request cannot be expressed.
+// the shipping, e_invoice.allowances and .charges) in their categories. Computes no amount of its own: it adds up the
+// amounts money/ computed into one breakdown per category and rate, and finds the rate that reproduces a flat tax.
+// Raises 400s naming the request's field when a request cannot be expressed.
 import type { DocumentRequest } from '../documents/model';
 import { errors, type FieldProblem } from '../errors';
 import { Decimal, rateReproducing, type Totals } from '../money/totals';
