@@ -1,4 +1,4 @@
-// The e-invoice acceptance matrix's request bodies (test/http/e-invoices*.test.ts): realistic invoices, receipts and
+// The e-invoice acceptance matrix's request bodies (test/e2e/e-invoices*.test.ts): realistic invoices, receipts and
 // credit notes, each with the outputs and profiles it is sent to and the totals worked out BY HAND from the request
 // (never read back from the service), and which rule sets each (syntax, profile) must pass with zero fatal rules.
 // Data only: it sends nothing and checks nothing.

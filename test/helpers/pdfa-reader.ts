@@ -1,6 +1,6 @@
 // Reading a PDF/A-3 file in the tests from the outside, independently of the code that wrote it: the objects as
 // `qpdf --json` reports them (stream data decoded by qpdf) and the XMP packet parsed by libxml2 (XPath over the RDF).
-// Shared by test/unit/pdf/ and test/http/pdfa3.test.ts; it checks nothing itself.
+// Shared by test/unit/pdf/ and test/e2e/pdfa3.test.ts; it checks nothing itself.
 import { execFileSync } from 'node:child_process';
 
 export const XMP_NS = {

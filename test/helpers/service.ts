@@ -36,7 +36,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     LOGO_ALLOW_PRIVATE: 'true',
     LOGO_TIMEOUT_MS: '2000',
     // Tests of one process share 127.0.0.1: the fuzz test's hundreds of wrong keys must not lock the others out.
-    // The limit itself is tested with its default (test/http/account.test.ts).
+    // The limit itself is tested with its default (test/e2e/account.test.ts).
     API_KEY_FAILURES_PER_MINUTE: '0',
     CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '',
     ...env,

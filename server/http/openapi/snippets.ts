@@ -1,5 +1,5 @@
 // The client snippets for POST / and POST /ubl, shown on /docs (Redoc's x-codeSamples) and copied verbatim into the
-// README's "Clients" section. test/http/clients.test.ts runs the README's copies against the real service and holds
+// README's "Clients" section. test/e2e/clients.test.ts runs the README's copies against the real service and holds
 // them equal to these, so neither the page nor the README can drift from a snippet that works.
 // Every snippet reads DOCGEN_URL and DOCGEN_API_KEY and writes invoice.pdf and invoice.xml in the current folder.
 

@@ -1,4 +1,4 @@
-// The logo cache's lifetimes on a clock the test moves (the end-to-end test in test/http/logo-cache.test.ts checks
+// The logo cache's lifetimes on a clock the test moves (the end-to-end test in test/e2e/logo-cache.test.ts checks
 // the same against a real image server and the real clock): clamped freshness, revalidation with validators, a
 // changed logo, failures kept for their lifetime, a good logo kept while its host fails, no-store, shared fetches.
 import { expect } from 'chai';

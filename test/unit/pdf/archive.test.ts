@@ -1,5 +1,5 @@
 // The PDF/A-3a + PDF/UA-1 finish as an incremental update after Chromium's output, on small PDFs made here (the
-// whole file on real Chromium documents: test/http/archive.test.ts): the original bytes untouched, a file qpdf finds
+// whole file on real Chromium documents: test/e2e/archive.test.ts): the original bytes untouched, a file qpdf finds
 // no error in, the Info dictionary and the XMP saying the same (non-Latin text as UTF-16), both standards identified,
 // the language, the sRGB OutputIntent and a trailer /ID; a PDF it cannot update (no classic trailer) refused.
 import { execFileSync } from 'node:child_process';

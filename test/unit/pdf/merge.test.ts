@@ -1,5 +1,5 @@
 // The merge of tagged PDFs (the /batch PDF), on small tagged PDFs made here with a table header cell, a cell that
-// names it in /Headers, and a link annotation (the whole path on Chromium's documents: test/http/signing.test.ts
+// names it in /Headers, and a link annotation (the whole path on Chromium's documents: test/e2e/signing.test.ts
 // and batch.test.ts): each document's tree becomes a titled Part under one Document; the second document's parent-
 // tree keys (a page's /StructParents, an annotation's /StructParent) move past the first's and still lead to their
 // elements; identifiers take a per-document prefix, /Headers with them; and the outline lists the documents.

@@ -1,7 +1,7 @@
 // The PDF/A-3 packager on small PDFs made here (no Chromium): the Info dictionary of the last incremental update
 // replaced by one equal to the XMP, non-Latin text the same in both, the older Info objects gone; inputs it must not
 // turn into a PDF/A-3 (encrypted, carrying attachments already, not a PDF) refused with PdfA3Error.
-// The whole file on a real Chromium invoice is checked in test/http/pdfa3.test.ts.
+// The whole file on a real Chromium invoice is checked in test/e2e/pdfa3.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
