@@ -16,7 +16,7 @@ import type { PdfRenderer } from './pdf/renderer';
 import { printBudgetProblems } from './render/print-budget';
 import type { RenderedHtml } from './render/html';
 import { negotiateLocale, type Locale } from './render/locale';
-import { QR_BILL_TAGS } from './render/qr-bill-labels';
+import { QR_BILL_TAGS, type QrBillLanguage } from './render/qr-bill-labels';
 import { buildView, labelFor } from './render/view-model';
 import { pdfFilename } from './documents/filename';
 import { toEInvoice } from './einvoice/map';
@@ -82,8 +82,8 @@ export class DocumentPipeline {
   /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */
   locale(acceptLanguage: string | undefined): Locale {
     const locale = negotiateLocale(acceptLanguage, this.assets.catalogues.defaultTags);
-    const qrBill = negotiateLocale(acceptLanguage, QR_BILL_TAGS).language;
-    return qrBill === 'de' || qrBill === 'fr' || qrBill === 'it' ? { ...locale, qrBill } : locale;
+    const qrBill = negotiateLocale(acceptLanguage, QR_BILL_TAGS).language as QrBillLanguage;
+    return qrBill === 'en' ? locale : { ...locale, qrBill };
   }
 
   /** Validates and computes totals; throws 400 with every problem, also when the document would print too long.

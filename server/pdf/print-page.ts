@@ -104,7 +104,7 @@ const MARKER = Buffer.from(`/URI (${MARKER_URL})`, 'latin1');
  * How far above the paper's bottom edge the marker's link ends, in points: its annotation's /Rect (Chromium writes
  * each annotation as one plain dictionary, its /Rect before its action; the lowest edge when it writes several).
  */
-export function pointsBelowMarker(pdf: Uint8Array): number | undefined {
+function pointsBelowMarker(pdf: Uint8Array): number | undefined {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   let lowest: number | undefined;
   for (let at = bytes.indexOf(MARKER); at >= 0; at = bytes.indexOf(MARKER, at + MARKER.length)) {

@@ -1,5 +1,6 @@
 // Accept-Language negotiation (decisions §3): RFC 9110 q-values, the best supported language wins, formatting keeps
 // the full tag the client sent, anything unusable falls back to en-US. Never throws: a bad header is not a client error.
+import type { QrBillLanguage } from './qr-bill-labels';
 
 export interface Locale {
   /** The catalogue used for labels: `en`, `fr`, … */
@@ -8,7 +9,7 @@ export interface Locale {
   tag: string;
   /** The Swiss QR-bill's language when the client prefers German, French or Italian to English among the four
    * languages the bill has (absent: English), whatever the document's own language. */
-  qrBill?: 'de' | 'fr' | 'it';
+  qrBill?: Exclude<QrBillLanguage, 'en'>;
 }
 
 export const DEFAULT_LOCALE: Locale = { language: 'en', tag: 'en-US' };

@@ -31,10 +31,6 @@ export interface QrBillView {
   };
 }
 
-/** The code's side and the Swiss cross's parts, in millimetres (guidelines 2.3, 6.4: 46 mm; the cross 7 mm with its
- * white border, 6 mm black, the arms 1.17 mm thick and 3.89 mm across). */
-export const QR_BILL_CODE_MM = 46;
-
 const groups = (text: string, size: number, fromRight = false): string => {
   const out: string[] = [];
   if (fromRight) for (let end = text.length; end > 0; end -= size) out.unshift(text.slice(Math.max(0, end - size), end));
