@@ -16,18 +16,19 @@ export interface PrintOptions {
   pageBottom?: boolean;
 }
 
-/** A document as parts, for a page that keeps its frame (see render/html.ts, which makes them). */
+/** A document as parts, for a page that keeps its frame (render/html.ts makes them; see templates/document.hbs). */
 export interface PrintDocument {
-  /** The page around the document, the same for many documents; `key` names it. */
+  /** The page around every document of one theme, with the document's parts empty; `key` names it. */
   frame: { key: string; html: string };
   lang: string;
   title: string;
   author: string;
-  /** The document's own style, replaced with each document. */
+  /** The document's own style (font stack, page counter), replaced with each document. */
   css: string;
-  /** Every font face the document uses, named by file. */
+  /** Every font face the document uses, named by file; a page loads those it lacks and keeps them. */
   fonts: { id: string; css: string }[];
-  /** The body's class and content: a new body element replaces the previous one wholesale. */
+  /** The body's class (themes/base.css styles `.doc` and `.doc--<type>`) and content: a new body element replaces the
+   * previous one wholesale. */
   bodyClass: string;
   body: string;
 }

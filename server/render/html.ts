@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import type { FontSet, InlineFace } from './fonts';
+import type { PrintDocument } from '../pdf/renderer';
+import type { FontSet } from './fonts';
 import { blockLanguage } from './script-language';
 import type { DocumentView } from './view-model';
 
@@ -18,27 +19,11 @@ export class TemplateLoadError extends Error {
   }
 }
 
-/** A document as the parts a page that already holds its theme's frame needs (see templates/document.hbs). */
-export interface DocumentParts {
-  /** The page around every document of one theme, with the document's parts empty; `key` names it. */
-  frame: { key: string; html: string };
-  lang: string;
-  title: string;
-  author: string;
-  /** The document's own style (font stack, page counter). */
-  css: string;
-  /** Every font face the document uses; a page loads those it lacks and keeps them. */
-  fonts: InlineFace[];
-  /** The body's class (themes/base.css styles `.doc` and `.doc--<type>`). */
-  bodyClass: string;
-  /** The body's content. */
-  body: string;
-}
-
 export interface RenderedHtml {
   /** The whole page (built when first asked for: the preview and the command line want it, printing does not). */
   readonly html: string;
-  parts: DocumentParts;
+  /** The parts a resident print page swaps in (its theme's frame stays loaded). */
+  parts: PrintDocument;
   /** For the PDF's document information. */
   title: string;
   author: string;
@@ -147,7 +132,7 @@ export function loadHtmlRenderer(opts: {
       return [theme, { key: `${theme}:${createHash('sha256').update(html).digest('base64url').slice(0, 16)}`, html }];
     }),
   );
-  const whole = (parts: DocumentParts, theme: string): string =>
+  const whole = (parts: PrintDocument, theme: string): string =>
     pageTemplate!({ ...parts, themeCss: themeCss.get(theme), documentCss: parts.css, fontCss: parts.fonts.map((f) => f.css).join('\n') });
 
   return {
@@ -162,7 +147,7 @@ export function loadHtmlRenderer(opts: {
         only = { use: 'qr-bill', text: billTexts.join('') };
       }
       const fonts = opts.fonts.forText(texts.join(''), only);
-      const parts: DocumentParts = {
+      const parts: PrintDocument = {
         frame: frames.get(theme)!,
         lang: view.lang,
         title: view.title,
