@@ -89,7 +89,6 @@ export interface Config {
   signUpsPerHour: number;
   /** express's `trust proxy`: which peers' X-Forwarded-For / -Proto to believe (TRUST_PROXY; off by default). */
   trustProxy: false | number | string;
-  /** Documents per month: free plan, paid plan (null: unlimited). */
   /** Documents per calendar month for each plan; null: unlimited. */
   planLimits: { free: number | null; paid: number | null };
   limits: Limits;
@@ -127,8 +126,19 @@ function defaultXsdDir(): string {
   return standardsPath('ubl-2.1/xsdrt');
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
+/** Typed readers of the environment: an unset or empty variable gives the fallback, a bad value is noted in
+ * `problems` (and the fallback used). */
+interface EnvReader {
+  env: Env;
+  problems: string[];
+  str(name: string, fallback: string): string;
+  int(name: string, fallback: number, min: number, max: number): number;
+  limit(name: string, fallback: number | null): number | null;
+  bool(name: string, fallback: boolean): boolean;
+}
+
+/** The readers of `env`, noting bad values in `problems`. */
+function envReader(env: Env, problems: string[]): EnvReader {
   const str = (name: string, fallback: string): string => {
     const v = env[name];
     return v === undefined || v === '' ? fallback : v;
@@ -158,20 +168,32 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`${name} must be true or false, got "${raw}"`);
     return fallback;
   };
+  return { env, problems, str, int, limit, bool };
+}
 
-  const nodeEnv = str('NODE_ENV', 'development');
-  const logLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info');
+/** LOG_LEVEL: one of pino's levels; silent under NODE_ENV=test unless set. */
+function logLevelSetting(read: EnvReader, nodeEnv: string): string {
+  const logLevel = read.str('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+    read.problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
-  const timeZone = str('DOCUMENT_TIME_ZONE', 'UTC');
+  return logLevel;
+}
+
+/** DOCUMENT_TIME_ZONE: a zone Intl knows. */
+function timeZoneSetting(read: EnvReader): string {
+  const timeZone = read.str('DOCUMENT_TIME_ZONE', 'UTC');
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
-    problems.push(`DOCUMENT_TIME_ZONE must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}"`);
+    read.problems.push(`DOCUMENT_TIME_ZONE must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}"`);
   }
-  // TRUST_PROXY: off (default), a hop count, or a comma list of loopback / linklocal / uniquelocal / addresses / CIDRs.
-  const trustRaw = str('TRUST_PROXY', 'false').trim();
+  return timeZone;
+}
+
+/** TRUST_PROXY: off (default), a hop count, or a comma list of loopback / linklocal / uniquelocal / addresses / CIDRs. */
+function trustProxySetting(read: EnvReader): Config['trustProxy'] {
+  const trustRaw = read.str('TRUST_PROXY', 'false').trim();
   let trustProxy: Config['trustProxy'] = false;
   if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
   else if (trustRaw !== '' && trustRaw !== 'false') {
@@ -180,31 +202,70 @@ export function loadConfig(env: Env = process.env): Config {
       .map((e) => e.trim())
       .filter((e) => !['loopback', 'linklocal', 'uniquelocal'].includes(e) && !ipaddr.isValid(e) && !ipaddr.isValidCIDR(e));
     if (bad.length > 0 || trustRaw === 'true') {
-      problems.push(
+      read.problems.push(
         `TRUST_PROXY must be false, a hop count, or a comma list of loopback, linklocal, uniquelocal, addresses and CIDRs (not "true": that believes any client); got "${trustRaw}"`,
       );
     } else trustProxy = trustRaw;
   }
-  const signingP12 = env.PDF_SIGNING_P12 || undefined;
-  const timestampUrl = env.PDF_TIMESTAMP_URL || undefined;
-  if (timestampUrl && !signingP12) problems.push('PDF_TIMESTAMP_URL is set but PDF_SIGNING_P12 is not: there is nothing to timestamp');
-  if (timestampUrl && !/^https?:\/\/[^\s]+$/.test(timestampUrl)) {
-    problems.push(`PDF_TIMESTAMP_URL must be an http:// or https:// URL, got "${timestampUrl}"`);
-  }
-  const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl && !/^rediss?:\/\/|^unix:\/\//.test(redisUrl)) {
-    problems.push(`REDIS_URL must start with redis://, rediss:// or unix://, got "${redisUrl}"`);
-  }
+  return trustProxy;
+}
 
-  const config: Config = {
-    port: int('PORT', 3000, 0, 65535),
-    host: str('HOST', '0.0.0.0'),
+/** PDF_TIMESTAMP_URL: an http(s) URL, only beside PDF_SIGNING_P12. */
+function timestampUrlSetting(read: EnvReader): string | undefined {
+  const signingP12 = read.env.PDF_SIGNING_P12 || undefined;
+  const timestampUrl = read.env.PDF_TIMESTAMP_URL || undefined;
+  if (timestampUrl && !signingP12) read.problems.push('PDF_TIMESTAMP_URL is set but PDF_SIGNING_P12 is not: there is nothing to timestamp');
+  if (timestampUrl && !/^https?:\/\/[^\s]+$/.test(timestampUrl)) {
+    read.problems.push(`PDF_TIMESTAMP_URL must be an http:// or https:// URL, got "${timestampUrl}"`);
+  }
+  return timestampUrl;
+}
+
+/** REDIS_URL: unset, or a redis://, rediss:// or unix:// URL. */
+function redisUrlSetting(read: EnvReader): string | undefined {
+  const redisUrl = read.env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/|^unix:\/\//.test(redisUrl)) {
+    read.problems.push(`REDIS_URL must start with redis://, rediss:// or unix://, got "${redisUrl}"`);
+  }
+  return redisUrl;
+}
+
+type HostSettings = Pick<
+  Config,
+  'port' | 'host' | 'nodeEnv' | 'production' | 'sqlitePath' | 'redisUrl' | 'chromiumPath' | 'chromiumSandbox'
+>;
+
+/** Where the service listens, where it keeps its keys, and the Chromium it starts. */
+function hostSettings(read: EnvReader, nodeEnv: string, redisUrl: string | undefined): HostSettings {
+  return {
+    port: read.int('PORT', 3000, 0, 65535),
+    host: read.str('HOST', '0.0.0.0'),
     nodeEnv,
     production: nodeEnv === 'production',
-    sqlitePath: path.resolve(str('SQLITE_PATH', './data/service.db')),
+    sqlitePath: path.resolve(read.str('SQLITE_PATH', './data/service.db')),
     redisUrl,
-    chromiumPath: str('CHROMIUM_PATH', '/usr/bin/chromium-headless-shell'),
-    chromiumSandbox: bool('CHROMIUM_SANDBOX', process.getuid?.() !== 0),
+    chromiumPath: read.str('CHROMIUM_PATH', '/usr/bin/chromium-headless-shell'),
+    chromiumSandbox: read.bool('CHROMIUM_SANDBOX', process.getuid?.() !== 0),
+  };
+}
+
+type StandardsSettings = Pick<
+  Config,
+  | 'ublXsdDir'
+  | 'ciiXsdFile'
+  | 'facturxXsdDir'
+  | 'rulesDir'
+  | 'rulesRequired'
+  | 'rulesWorkers'
+  | 'rulesTimeoutMs'
+  | 'rulesHoldMs'
+  | 'rulesQueueLimit'
+>;
+
+/** The schema and rule files, and the workers that run the rules. */
+function standardsSettings(read: EnvReader): StandardsSettings {
+  const { env, str, int } = read;
+  return {
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
     ciiXsdFile: path.resolve(str('CII_XSD_FILE', standardsPath('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
     facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', standardsPath('factur-x'))),
@@ -216,15 +277,28 @@ export function loadConfig(env: Env = process.env): Config {
     rulesTimeoutMs: int('RULES_TIMEOUT_MS', 20000, 1000, 600000),
     rulesHoldMs: int('RULES_HOLD_MS', PRINT_FIRST_DEFAULTS.maxPauseMs, 0, 10000),
     rulesQueueLimit: int('RULES_QUEUE_LIMIT', 64, 0, 100000),
-    pdfSigning: signingP12
-      ? {
-          p12: path.resolve(signingP12),
-          password: env.PDF_SIGNING_PASSWORD ?? '',
-          timestampUrl,
-          timestampTimeoutMs: int('PDF_TIMESTAMP_TIMEOUT_MS', 10000, 100, 120000),
-        }
-      : undefined,
-    logLevel,
+  };
+}
+
+/** PAdES signing: off unless PDF_SIGNING_P12 names the key file. */
+function pdfSigningSetting(read: EnvReader, timestampUrl: string | undefined): Config['pdfSigning'] {
+  const signingP12 = read.env.PDF_SIGNING_P12 || undefined;
+  return signingP12
+    ? {
+        p12: path.resolve(signingP12),
+        password: read.env.PDF_SIGNING_PASSWORD ?? '',
+        timestampUrl,
+        timestampTimeoutMs: read.int('PDF_TIMESTAMP_TIMEOUT_MS', 10000, 100, 120000),
+      }
+    : undefined;
+}
+
+type LogoSettings = Pick<Config, 'logoAllowPrivate' | 'logoAllowedHosts' | 'logoTimeoutMs' | 'logoMaxBytes' | 'logoCache'>;
+
+/** Logo fetching: which addresses, how long, how large, and the cache. */
+function logoSettings(read: EnvReader): LogoSettings {
+  const { str, int, bool } = read;
+  return {
     logoAllowPrivate: bool('LOGO_ALLOW_PRIVATE', false),
     logoAllowedHosts: new Set(
       str('LOGO_ALLOWED_HOSTS', '')
@@ -240,7 +314,24 @@ export function loadConfig(env: Env = process.env): Config {
       failureMs: int('LOGO_FAILURE_CACHE_SECONDS', 60, 0, 86400) * 1000,
       maxBytes: int('LOGO_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
     },
-    timeZone,
+  };
+}
+
+type RenderSettings = Pick<
+  Config,
+  | 'renderConcurrency'
+  | 'renderQueueLimit'
+  | 'renderTimeoutMs'
+  | 'browserMaxRenders'
+  | 'pageMaxRenders'
+  | 'rendererMaxRssMiB'
+  | 'requestTimeoutMs'
+>;
+
+/** How many renders run and wait, how long they and a request may take, and when browsers and pages are recycled. */
+function renderSettings(read: EnvReader): RenderSettings {
+  const { int } = read;
+  return {
     renderConcurrency: int('RENDER_CONCURRENCY', Math.max(1, Math.min(os.availableParallelism(), 8)), 1, 64),
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
@@ -248,26 +339,53 @@ export function loadConfig(env: Env = process.env): Config {
     pageMaxRenders: int('PAGE_MAX_RENDERS', 1000, 0, 10_000_000),
     rendererMaxRssMiB: int('RENDERER_MAX_RSS_MB', 1024, 0, 1_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),
+  };
+}
+
+/** The size limits of requests and documents. */
+function limitSettings(read: EnvReader): Limits {
+  const { int } = read;
+  return {
+    maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    maxReceivedBytes: int('MAX_RECEIVED_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+    maxItems: int('MAX_ITEMS', 1000, 1, 100000),
+    maxCustomFields: int('MAX_CUSTOM_FIELDS', 50, 0, 10000),
+    maxLongText: int('MAX_NOTES_LENGTH', 10000, 1, 1_000_000),
+    maxText: int('MAX_TEXT_LENGTH', 2000, 1, 1_000_000),
+    maxAmount: int('MAX_AMOUNT', 1e12, 1, Number.MAX_SAFE_INTEGER),
+    maxPrintedLines: int('MAX_PRINTED_LINES', 6000, 10, 10_000_000),
+    maxBatchDocuments: int('MAX_BATCH_DOCUMENTS', 100, 1, 10_000),
+  };
+}
+
+/** Every setting from `env`; throws a ConfigError listing every bad value (in the order the settings are read). */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = envReader(env, problems);
+  const nodeEnv = read.str('NODE_ENV', 'development');
+  const logLevel = logLevelSetting(read, nodeEnv);
+  const timeZone = timeZoneSetting(read);
+  const trustProxy = trustProxySetting(read);
+  const timestampUrl = timestampUrlSetting(read);
+  const redisUrl = redisUrlSetting(read);
+  const config: Config = {
+    ...hostSettings(read, nodeEnv, redisUrl),
+    ...standardsSettings(read),
+    pdfSigning: pdfSigningSetting(read, timestampUrl),
+    logLevel,
+    ...logoSettings(read),
+    timeZone,
+    ...renderSettings(read),
     trustProxy,
-    apiKeyFailuresPerMinute: int('API_KEY_FAILURES_PER_MINUTE', 60, 0, 1_000_000_000),
-    signUpsPerHour: int('SIGN_UPS_PER_HOUR', 5, 0, 1_000_000_000),
-    studio: bool('STUDIO', false),
-    liveReload: bool('LIVE_RELOAD', false),
+    apiKeyFailuresPerMinute: read.int('API_KEY_FAILURES_PER_MINUTE', 60, 0, 1_000_000_000),
+    signUpsPerHour: read.int('SIGN_UPS_PER_HOUR', 5, 0, 1_000_000_000),
+    studio: read.bool('STUDIO', false),
+    liveReload: read.bool('LIVE_RELOAD', false),
     planLimits: {
-      free: limit('FREE_PLAN_LIMIT', 100),
-      paid: limit('PAID_PLAN_LIMIT', null),
+      free: read.limit('FREE_PLAN_LIMIT', 100),
+      paid: read.limit('PAID_PLAN_LIMIT', null),
     },
-    limits: {
-      maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
-      maxReceivedBytes: int('MAX_RECEIVED_BYTES', 20 * 1024 * 1024, 1024, 200 * 1024 * 1024),
-      maxItems: int('MAX_ITEMS', 1000, 1, 100000),
-      maxCustomFields: int('MAX_CUSTOM_FIELDS', 50, 0, 10000),
-      maxLongText: int('MAX_NOTES_LENGTH', 10000, 1, 1_000_000),
-      maxText: int('MAX_TEXT_LENGTH', 2000, 1, 1_000_000),
-      maxAmount: int('MAX_AMOUNT', 1e12, 1, Number.MAX_SAFE_INTEGER),
-      maxPrintedLines: int('MAX_PRINTED_LINES', 6000, 10, 10_000_000),
-      maxBatchDocuments: int('MAX_BATCH_DOCUMENTS', 100, 1, 10_000),
-    },
+    limits: limitSettings(read),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
