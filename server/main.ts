@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  // Development convenience (decisions §5): an empty store gets a local account, and its key is printed once.
+  // Development convenience (docs/decisions.md §5): an empty store gets a local account, and its key is printed once.
   if (!config.production && (await service.keys.countKeys()) === 0) {
     const { key } = await service.keys.createKey('local', 'paid');
     process.stdout.write(

@@ -29,7 +29,7 @@ import type { XsdValidator } from './einvoice/xsd-validator';
 import type { EInvoice } from './einvoice/model';
 import { receivedView, type ReceivedCheck } from './render/received-view';
 
-/** The PDF Creator entry (decisions §7: "this service"). */
+/** The PDF Creator entry (docs/decisions.md §7: "this service"). */
 export const CREATOR = 'docgen-service';
 
 export interface PreparedDocument {

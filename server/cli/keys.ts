@@ -1,4 +1,4 @@
-// The keys CLI (decisions §9): create, list and revoke API keys, set plans and show usage, for operators.
+// The keys CLI (docs/decisions.md §9): create, list and revoke API keys, set plans and show usage, for operators.
 // Uses the same store as the service (SQLITE_PATH, or REDIS_URL). A new key is printed once; only its hash is stored.
 import { ConfigError, loadConfig, type Config } from '../config';
 import { accountPlan, KeyStoreError, PLANS, type KeyStore, type Plan } from '../keys/key-store';

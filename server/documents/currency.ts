@@ -1,6 +1,6 @@
 // Currencies: which codes are real ISO 4217 codes, and how many minor units each has.
 // The code list and most digit counts come from ICU (Intl). ICU follows CLDR, whose "digits" differ from ISO 4217
-// for a few currencies (CLDR drops decimals that are unused in cash); decisions §2 asks for ISO 4217, so those are
+// for a few currencies (CLDR drops decimals that are unused in cash); docs/decisions.md §2 asks for ISO 4217, so those are
 // corrected here. A fact about a document's currency (the schema's `currency` format, money/'s rounding), so it sits
 // below both. Must not format money (see render/format.ts) or compute totals (see money/totals.ts).
 

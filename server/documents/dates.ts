@@ -1,4 +1,4 @@
-// Dates in requests (decisions §4). For UBL: ISO 8601, an unambiguous English form (`Feb 9, 2015`, `February 9, 2015`,
+// Dates in requests (docs/decisions.md §4). For UBL: ISO 8601, an unambiguous English form (`Feb 9, 2015`, `February 9, 2015`,
 // `9 Feb 2015`), or a numeric date read by the locale (en-US month first, every other locale day first).
 // Returns YYYY-MM-DD, or undefined when the text is not a real calendar date. Pure functions.
 

@@ -121,7 +121,7 @@ export interface DocumentRequest {
   taxes?: DocumentBody['taxes'];
   /** Title and header overrides sent in the request (template parameters). */
   labels: Partial<Record<LabelKey, string>>;
-  /** Structured e-invoice data (decisions §8); the e-invoice outputs read it, the PDF prints what a reader needs. */
+  /** Structured e-invoice data (docs/decisions.md §8); the e-invoice outputs read it, the PDF prints what a reader needs. */
   e_invoice?: EInvoice;
 }
 

@@ -1,4 +1,4 @@
-// Request clean-up that JSON Schema cannot express, run before validation (decisions §1):
+// Request clean-up that JSON Schema cannot express, run before validation (docs/decisions.md §1):
 // empty strings and nulls count as absent, the legacy title alias, `fields.*` strings, currency case, and numeric
 // strings read as decimals only in the fields the schemas make numbers, at any depth (found in them,
 // numeric-fields.ts).

@@ -1,4 +1,4 @@
-// Request bodies to plain objects (decisions §1): JSON, or form fields in qs bracket notation where a repeated scalar
+// Request bodies to plain objects (docs/decisions.md §1): JSON, or form fields in qs bracket notation where a repeated scalar
 // key keeps its last value. Anything else is a 415. Must not validate fields (validate.ts does).
 import qs from 'qs';
 import { errors } from '../errors';
@@ -141,7 +141,7 @@ export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form:
   return form({ text, arrayLimit: limits.maxItems });
 }
 
-/** How qs reads a form (decisions §1): the last of a repeated scalar key wins, lists as long as the item limit stay
+/** How qs reads a form (docs/decisions.md §1): the last of a repeated scalar key wins, lists as long as the item limit stay
  * lists (qs's default turns index 21+ into object keys), no prototypes. Also run by form-worker.ts. */
 export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: number }): ParsedBody {
   return qs.parse(text, { arrayLimit, parameterLimit: Infinity, depth: 5, duplicates: 'last', allowPrototypes: false, charset: 'utf-8' });

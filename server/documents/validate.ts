@@ -1,4 +1,4 @@
-// Turns a parsed request body into a DocumentRequest, or a 400 that names every bad field (decisions §1).
+// Turns a parsed request body into a DocumentRequest, or a 400 that names every bad field (docs/decisions.md §1).
 // Reads the type, normalizes, validates with the type's compiled schema, and keeps only the fields the type accepts.
 // Must not compute money or format anything.
 import { errors, type FieldProblem } from '../errors';
@@ -200,7 +200,7 @@ const BLANK = /^\s*$/;
 
 /**
  * `value` without blank strings, at any depth: a blank optional field counts as absent, as an empty one does
- * (decisions §1). Required text cannot be blank here: the schema refused it ("from must not be empty"). A blank
+ * (docs/decisions.md §1). Required text cannot be blank here: the schema refused it ("from must not be empty"). A blank
  * number reached the e-invoice as an empty cbc:ID and failed its XSD with a 500 (issue 24, finding 4).
  */
 function withoutBlanks<T>(value: T): T {

@@ -1,4 +1,4 @@
-// Parties of an e-invoice (decisions §8): from the free-text `from` / `to` (first line the name, then up to three address
+// Parties of an e-invoice (docs/decisions.md §8): from the free-text `from` / `to` (first line the name, then up to three address
 // lines, a `VAT ID: …` line the VAT identifier whose prefix gives the country), overridden field by field by the
 // structured `e_invoice.seller` / `e_invoice.buyer`, then as the model's BG-4 / BG-7 (modelParty). Pure functions; no XML
 // here.

@@ -100,7 +100,7 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
-/** `inline; filename="…"` (decisions §6), plus RFC 6266 filename* when the name is not plain ASCII. */
+/** `inline; filename="…"` (docs/decisions.md §6), plus RFC 6266 filename* when the name is not plain ASCII. */
 function inlineDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   if (ascii === filename) return `inline; filename="${filename}"`;

@@ -1,4 +1,4 @@
-// Bearer authentication (decisions §5). Runs before the body is read or validated, so a bad key gets 401 even when
+// Bearer authentication (docs/decisions.md §5). Runs before the body is read or validated, so a bad key gets 401 even when
 // the body is bad too. Puts the account on res.locals for logging and quota.
 // Guessing is limited: after `maxFailures` wrong keys from one client address within a minute
 // (API_KEY_FAILURES_PER_MINUTE, 60; req.ip, the client's through a trusted proxy), its further wrong keys get 429 with

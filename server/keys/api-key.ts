@@ -1,4 +1,4 @@
-// API keys (decisions §5): `sk_` + 32 random base62 characters. Only a SHA-256 hash is ever stored; comparison is
+// API keys (docs/decisions.md §5): `sk_` + 32 random base62 characters. Only a SHA-256 hash is ever stored; comparison is
 // constant-time. Owns key generation and hashing; storage is in the key stores.
 import crypto from 'node:crypto';
 

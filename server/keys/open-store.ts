@@ -1,4 +1,4 @@
-// Chooses the store from the configuration (decisions §5): Redis when REDIS_URL is set, else the SQLite file.
+// Chooses the store from the configuration (docs/decisions.md §5): Redis when REDIS_URL is set, else the SQLite file.
 import type { Config } from '../config';
 import type { KeyStore } from './key-store';
 import { RedisKeyStore } from './redis/store';

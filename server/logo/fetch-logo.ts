@@ -1,4 +1,4 @@
-// The logo: fetched by the server, never by the page (decisions §7), and handed to the template as a data: URI.
+// The logo: fetched by the server, never by the page (docs/decisions.md §7), and handed to the template as a data: URI.
 // Guards against SSRF: http(s) only, every resolved address checked (private, loopback, link-local and other
 // non-public ranges refused unless allowed; IPv6 forms that embed or translate to an IPv4 address, ::/96,
 // ::ffff:0:0/96 but for a public IPv4, ::ffff:0:0:0/96, NAT64, 6to4 and Teredo, are never public: issue 24, finding 12),

@@ -7,7 +7,7 @@
 //   whose revalidation fails is served stale for the failure lifetime rather than dropped.
 // - Failures are kept for LOGO_FAILURE_CACHE_SECONDS: an unreachable host costs one attempt a minute, not one a request.
 // - Concurrent requests for one URL share one fetch. Bounded by bytes (an LRU over the data URIs).
-// Every fetch and revalidation goes through fetch-logo.ts, so the SSRF guards of decisions §7 apply to each.
+// Every fetch and revalidation goes through fetch-logo.ts, so the SSRF guards of docs/decisions.md §7 apply to each.
 // Must not know about documents.
 import { LRUCache } from 'lru-cache';
 import { fetchLogo, type CacheHeaders, type LogoFetch, type LogoOptions, type LogoResult, type Validators } from './fetch-logo';

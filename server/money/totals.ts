@@ -1,4 +1,4 @@
-// Totals (decisions §2): the one computation of every amount a document shows, shared by the PDF and every e-invoice.
+// Totals (docs/decisions.md §2): the one computation of every amount a document shows, shared by the PDF and every e-invoice.
 // Exact decimal arithmetic (decimal.js), rounding half away from zero to the currency's ISO 4217 minor units: the
 // lines (lines.ts), the discount, the document allowances and charges (document-adjustments.ts), the tax (one, by
 // VAT rate in vat.ts, or several in taxes.ts), shipping, the tax in the VAT accounting currency and the rounding of

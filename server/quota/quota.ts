@@ -1,4 +1,4 @@
-// Monthly quota (decisions §5): each successful document of any operation counts one, per account and calendar
+// Monthly quota (docs/decisions.md §5): each successful document of any operation counts one, per account and calendar
 // month in UTC. A render first reserves its documents (atomically, in the store: one, or a batch's all at once),
 // then commits each on success or releases it on failure: a failed render never uses quota and parallel requests
 // never overshoot. Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the

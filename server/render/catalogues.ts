@@ -1,4 +1,4 @@
-// Label catalogues in locales/, loaded once with the i18n package (decisions §3), which does every lookup and fills
+// Label catalogues in locales/, loaded once with the i18n package (docs/decisions.md §3), which does every lookup and fills
 // in the {{{placeholders}}} of fixed texts. Owns which label a document type gets in a language (its own value, else
 // the shared one) and each language's default regional tag. Start-up fails, listing every problem, when a catalogue
 // is unreadable or does not have exactly the keys of en: no label may fall back to English silently. The names of

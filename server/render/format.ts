@@ -1,5 +1,5 @@
 // Display formatting for one document: money, quantities, percent rates and dates in the request's locale
-// (decisions §3, §4). Intl formatters are cached (bounded); amounts are passed to Intl as exact decimal strings.
+// (docs/decisions.md §3, §4). Intl formatters are cached (bounded); amounts are passed to Intl as exact decimal strings.
 // Must not compute money (money/totals.ts does).
 import { LRUCache } from 'lru-cache';
 import { parseIsoDate, todayIso } from '../documents/dates';
@@ -81,7 +81,7 @@ export class Formatter {
     return this.signedMoney.format(numeric(value));
   }
 
-  /** A unit price (decisions §2 rounds amounts, not rates): its own decimals, at least the currency's, at most 6. */
+  /** A unit price (docs/decisions.md §2 rounds amounts, not rates): its own decimals, at least the currency's, at most 6. */
   formatRate(value: Decimal): string {
     return this.rate.format(numeric(value));
   }

@@ -1,4 +1,4 @@
-// Accept-Language negotiation (decisions §3): RFC 9110 q-values, the best supported language wins, formatting keeps
+// Accept-Language negotiation (docs/decisions.md §3): RFC 9110 q-values, the best supported language wins, formatting keeps
 // the full tag the client sent, anything unusable falls back to en-US. Never throws: a bad header is not a client error.
 import type { QrBillLanguage } from './qr-bill-labels';
 

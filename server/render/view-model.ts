@@ -1,5 +1,5 @@
 // The document as the templates see it: labels resolved (request title > localized per-type default > shared
-// default), every value formatted for the locale, the per-type columns and total lines chosen (decisions §2, §3, §7).
+// default), every value formatted for the locale, the per-type columns and total lines chosen (docs/decisions.md §2, §3, §7).
 // Plain data, no HTML: the templates do the markup and Handlebars does the escaping. Must not compute money.
 import type { DocumentRequest, LabelKey } from '../documents/model';
 import type { Totals, Decimal } from '../money/totals';
@@ -126,7 +126,7 @@ function titleCase(text: string, tag: string): string {
 /** Every label the view prints: the request's template parameters and the catalogue's own. */
 export type ViewLabelKey = LabelKey | 'description_header' | 'total_quantity_title' | DetailLabelKey | AdjustmentLabelKey;
 
-/** A label as printed: the title sent in the request, else the type's default in the language (decisions §3). */
+/** A label as printed: the title sent in the request, else the type's default in the language (docs/decisions.md §3). */
 export function labelFor(
   doc: Pick<DocumentRequest, 'labels' | 'type'>,
   catalogues: Catalogues,
@@ -168,7 +168,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   const hasRates = totals.lines.some((l) => !l.unitCost.isZero());
   const showMoney = !isPackingSlip && (!isTimesheet || hasRates);
 
-  // Columns and rows per type (decisions §2).
+  // Columns and rows per type (docs/decisions.md §2).
   let columns: Column[];
   let rows: Cell[][];
   const itemCell = (item: DocumentRequest['items'][number]): Cell => ({

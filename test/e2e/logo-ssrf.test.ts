@@ -1,4 +1,4 @@
-// Logo SSRF guards end to end (decisions §7): with private addresses refused, only the configured stand-in for a
+// Logo SSRF guards end to end (docs/decisions.md §7): with private addresses refused, only the configured stand-in for a
 // public host (a loopback test server, allowed by LOGO_ALLOWED_HOSTS) is fetched. Loopback, private, link-local and
 // IPv6 loopback addresses, file: URLs, a redirect from the allowed host to a private one, a 50 MiB image and a slow
 // server are all refused or cut off, and every document still renders.

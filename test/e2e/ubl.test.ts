@@ -190,7 +190,7 @@ const CASES: Case[] = [
     xml: { 'cbc:InstructionNote': 'Pay online: https://pay.example.com/inv/2026-001', 'cbc:PaymentMeansCode': '30' },
   },
   {
-    name: 'only the decisions §8 minimum: countries, VAT ids, endpoints (no dates, terms or references)',
+    name: 'only the docs/decisions.md §8 minimum: countries, VAT ids, endpoints (no dates, terms or references)',
     root: 'Invoice',
     body: {
       from: 'Nikolaus BV',
@@ -448,7 +448,7 @@ describe('POST /ubl rejects what it cannot express, naming the field', function 
       const res = await post(service, body, { path: '/ubl' });
       const json = (await res.json()) as { error: string; details?: { field: string }[] };
       expect(res.status, JSON.stringify(json)).to.equal(400);
-      // The type error is worded as decisions §6 has it; every other message names its field.
+      // The type error is worded as docs/decisions.md §6 has it; every other message names its field.
       if (field !== 'type') expect(json.error).to.contain(field);
       if (words) expect(json.error).to.contain(words);
       expect((json.details ?? []).map((d) => d.field)).to.include(field);

@@ -1,4 +1,4 @@
-// Dates in requests (decisions §4): ISO 8601, unambiguous English forms, numeric dates read by the locale; only real
+// Dates in requests (docs/decisions.md §4): ISO 8601, unambiguous English forms, numeric dates read by the locale; only real
 // calendar dates.
 import { expect } from 'chai';
 import { parseDocumentDate, parseIsoDate, todayIso } from '../../../server/documents/dates';

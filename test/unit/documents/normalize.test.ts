@@ -1,4 +1,4 @@
-// Request clean-up before validation (documents/normalize.ts, decisions §1): empty strings and nulls are absent at any
+// Request clean-up before validation (documents/normalize.ts, docs/decisions.md §1): empty strings and nulls are absent at any
 // depth, form-style lists become lists, numeric strings must be decimals, toggles and codes are read as clients write
 // them. It never rejects: whatever it cannot read is left for the schema to report.
 import { expect } from 'chai';

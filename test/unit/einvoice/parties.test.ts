@@ -1,4 +1,4 @@
-// UBL parties (ubl/parties.ts, decisions §8): the free-text `from` / `to` read as a name, up to three address lines
+// E-invoice parties (einvoice/parties.ts, docs/decisions.md §8): the free-text `from` / `to` read as a name, up to three address lines
 // and a VAT line whose prefix gives the country, each field overridden by the structured e_invoice party.
 import { expect } from 'chai';
 import { countryOfVatId, partyFrom } from '../../../server/einvoice/parties';

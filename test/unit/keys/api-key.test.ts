@@ -1,4 +1,4 @@
-// API keys (decisions §5): sk_ + 32 base62 characters, stored only as a SHA-256 hash, compared in constant time.
+// API keys (docs/decisions.md §5): sk_ + 32 base62 characters, stored only as a SHA-256 hash, compared in constant time.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, PREFIX_LENGTH, sameHash } from '../../../server/keys/api-key';

@@ -1,4 +1,4 @@
-// The totals module on its own (decisions §2): exact decimals, half away from zero, per-currency minor units.
+// The totals module on its own (docs/decisions.md §2): exact decimals, half away from zero, per-currency minor units.
 import { expect } from 'chai';
 import { minorUnits, isCurrencyCode } from '../../../server/documents/currency';
 import { computeTotals, Decimal, rateReproducing, type TotalsInput } from '../../../server/money/totals';

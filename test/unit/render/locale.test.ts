@@ -1,4 +1,4 @@
-// Accept-Language negotiation (decisions §3): never an error, the best supported language, the full tag kept.
+// Accept-Language negotiation (docs/decisions.md §3): never an error, the best supported language, the full tag kept.
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../../server/config';

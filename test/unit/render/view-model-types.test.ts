@@ -1,4 +1,4 @@
-// The document view per type (render/view-model.ts, decisions §2): statements with running balances, timesheets
+// The document view per type (render/view-model.ts, docs/decisions.md §2): statements with running balances, timesheets
 // with or without rates, packing slips without money, and which figure each type puts in its summary. Built from real
 // requests with the real schemas and label catalogues (invoices: view-model.test.ts).
 import { expect } from 'chai';
