@@ -1,6 +1,7 @@
 // HTML for a document: the one Handlebars template set (templates/ + partials) with a theme's CSS and the inlined
 // fonts, as a whole page and as the parts a resident print page swaps in (the theme's frame stays loaded; the title,
-// the document's style, missing fonts and the body change). This is the only module that imports handlebars.
+// the document's style, missing fonts and the body change). The only module that imports handlebars for documents
+// (the account pages compile their own small templates).
 // Templates and themes are read and compiled once at start-up; a missing or broken file stops start-up with every
 // problem listed. Must not compute or format values.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The CII writer (server/einvoice/cii.ts) on hand-built EN 16931 models: every document is valid under the CII D16B
+// The CII writer (server/einvoice/cii/build.ts) on hand-built EN 16931 models: every document is valid under the CII D16B
 // XSD (the service's own validator, libxml2) and fails no fatal EN 16931 rule (the CEN's CII rules, compiled for
 // SaxonJS); the en16931-profile ones are also valid Factur-X EN 16931 (its XSD and its schematron), the xrechnung one
 // passes the KoSIT XRechnung rules. A broken model and a broken document fail, so the checks mean something.
