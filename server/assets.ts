@@ -1,9 +1,10 @@
-// The data files, loaded once: code lists, schemas, label catalogues, fonts, templates and themes, each named by its
-// wire id.
+// The data files, loaded once: code lists, schemas, label catalogues, the API's counted messages, fonts, templates
+// and themes, each named by its wire id.
 // A broken file stops start-up with every problem of every loader listed at once (StartupError).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from './config';
+import { loadCountedMessages, type CountedMessages } from './messages';
 import { loadCodeLists } from './documents/code-lists';
 import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
 import { loadCatalogues, type Catalogues } from './render/catalogues';
@@ -21,6 +22,8 @@ export interface Assets {
   schemas: SchemaRegistry;
   catalogues: Catalogues;
   html: HtmlRenderer;
+  /** The API's messages with a count in them (locales/api/en.json). */
+  messages: CountedMessages;
 }
 
 /** Loads every data file under `root`; throws one StartupError listing every problem of every loader. */
@@ -38,13 +41,14 @@ export function loadAssets(root: string, limits: Limits): Assets {
   const codes = attempt(() => loadCodeLists(path.join(root, 'codes', 'en16931.json')));
   const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes));
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
+  const messages = attempt(() => loadCountedMessages(path.join(root, 'locales', 'api')));
   const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
   const themes = themeIds(path.join(root, 'schemas', 'common.json'));
   const html =
     fonts &&
     attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
-  if (problems.length > 0 || !schemas || !catalogues || !html) throw new StartupError(problems);
-  return { schemas, catalogues, html };
+  if (problems.length > 0 || !schemas || !catalogues || !messages || !html) throw new StartupError(problems);
+  return { schemas, catalogues, html, messages };
 }
 
 /** The theme ids the schema offers (each needs a themes/<id>.css), read even when other schema files are broken. */

@@ -119,7 +119,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config, signing);
   const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
-  const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, options.clock);
+  const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, assets.messages, options.clock);
   const root = options.root ?? projectRoot();
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, root, reload) : undefined;

@@ -5,7 +5,7 @@
 // 1st of next month. Each reservation also reports where the account stands (QuotaState, from the count the store
 // saw in the same atomic step) for the HTTP layer's RateLimit headers; this module knows no HTTP.
 import { DomainError, type QuotaState } from '../errors';
-import { countedMessage } from '../messages';
+import type { CountedMessages } from '../messages';
 import type { Plan, UsageStore } from '../keys/key-store';
 
 export type { QuotaState };
@@ -66,14 +66,14 @@ export function quotaState(limit: number, seen: number, taken: number, now: Date
 }
 
 /** The 429; `asked`: the documents the request needed (a batch's size), named when fewer are left but some are. */
-export function quotaExceeded(limit: number, plan: Plan, now: Date, state?: QuotaState, asked = 1): DomainError {
+export function quotaExceeded(messages: CountedMessages, limit: number, plan: Plan, now: Date, state?: QuotaState, asked = 1): DomainError {
   const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
   const retry = retryAfterSeconds(now);
   const left = state?.remaining ?? 0;
   const message =
     asked > 1 && left > 0
       ? `This batch of ${asked} documents needs more than the ${left} left of the monthly limit of ${limit} documents of the ${plan} plan. Send at most ${left}, or wait until ${reset} (in ${retry} s).`
-      : countedMessage('quota_exceeded', limit, { plan, reset, retry: String(retry) });
+      : messages.counted('quota_exceeded', limit, { plan, reset, retry: String(retry) });
   return new DomainError('quota_exceeded', message, { retryAfterSeconds: retry, quota: state });
 }
 
@@ -83,6 +83,8 @@ export class Quota {
     private readonly limits: PlanLimits,
     /** How long a reservation counts if its instance dies before committing or releasing it. */
     private readonly reservationTtlMs: number,
+    /** The API's counted messages (the 429's text), loaded at start-up with the other data files. */
+    private readonly messages: CountedMessages,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -105,7 +107,7 @@ export class Quota {
       return { tickets: Array.from({ length: count }, () => this.ticket(account, period, undefined)), state: undefined };
     }
     const { ids, seen } = await this.store.reserve(account, period, limit, this.reservationTtlMs, now, count);
-    if (ids === undefined) throw quotaExceeded(limit, plan, now, quotaState(limit, seen, 0, now), count);
+    if (ids === undefined) throw quotaExceeded(this.messages, limit, plan, now, quotaState(limit, seen, 0, now), count);
     return { tickets: ids.map((id) => this.ticket(account, period, id)), state: quotaState(limit, seen, count, now) };
   }
 

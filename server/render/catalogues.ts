@@ -5,7 +5,7 @@
 // units and item identifier schemes (render/units.ts) and the QR-bill's headings (render/qr-bill-labels.ts) are loaded and checked with them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { I18n } from 'i18n';
+import { openI18n } from './i18n-files';
 import { DOCUMENT_TYPES, type DocumentType } from '../documents/model';
 import { loadCodeNames, type CodeNames } from './units';
 import { loadQrBillLabels, type QrBillLabels, type QrBillLanguage } from './qr-bill-labels';
@@ -38,71 +38,16 @@ function keyPaths(obj: unknown, prefix = ''): string[] {
 }
 
 export function loadCatalogues(dir: string): Catalogues {
+  const languages = catalogueLanguages(dir);
+  const parsed = parseCatalogues(dir, languages);
   const problems: string[] = [];
-  let languages: string[];
-  try {
-    languages = fs
-      .readdirSync(dir)
-      .filter((f) => /^[a-z]{2,3}\.json$/.test(f))
-      .map((f) => f.slice(0, -5))
-      .sort();
-  } catch (err) {
-    throw new CatalogueError([`cannot read ${dir}: ${(err as Error).message}`]);
-  }
-  if (!languages.includes('en')) throw new CatalogueError([`en.json is missing from ${dir}; it defines the keys every language must have`]);
-  // i18n reads a broken file as empty and logs instead of failing, so parse each one first to report it.
-  const parsed = new Map<string, unknown>();
-  for (const lang of languages) {
-    try {
-      parsed.set(lang, JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8')));
-    } catch (err) {
-      problems.push(`${lang}.json: ${(err as Error).message}`);
-    }
-  }
-  if (problems.length > 0) throw new CatalogueError(problems);
-
-  const enKeys = new Set(keyPaths(parsed.get('en')));
-  for (const type of DOCUMENT_TYPES) {
-    if (![...enKeys].some((k) => k === `types.${type}{}` || k.startsWith(`types.${type}.`)))
-      problems.push(`en.json: types.${type} is missing`);
-  }
-  const defaultTags: Record<string, string> = {};
-  for (const lang of languages) {
-    const keys = new Set(keyPaths(parsed.get(lang)));
-    if (lang !== 'en') {
-      const missing = [...enKeys].filter((k) => !keys.has(k));
-      const extra = [...keys].filter((k) => !enKeys.has(k));
-      if (missing.length) problems.push(`${lang}.json lacks ${missing.length} key(s) of en.json: ${missing.join(', ')}`);
-      if (extra.length) problems.push(`${lang}.json has key(s) en.json does not: ${extra.join(', ')}`);
-    }
-    const tag = (parsed.get(lang) as { locale?: { default_tag?: unknown } }).locale?.default_tag;
-    let canonical: string | undefined;
-    try {
-      canonical = typeof tag === 'string' ? Intl.getCanonicalLocales(tag)[0] : undefined;
-    } catch {
-      canonical = undefined;
-    }
-    if (!canonical || canonical.split('-')[0]!.toLowerCase() !== lang)
-      problems.push(`${lang}.json: locale.default_tag must be a tag of ${lang}, such as ${lang}-XX`);
-    else defaultTags[lang] = canonical;
-  }
+  const defaultTags = checkCatalogues(parsed, problems);
   const codeNames = loadCodeNames(dir, languages, problems);
   const qrBill = loadQrBillLabels(dir, problems);
   if (problems.length > 0) throw new CatalogueError(problems);
 
-  const i18n = new I18n({
-    locales: languages,
-    directory: dir,
-    defaultLocale: 'en',
-    updateFiles: false,
-    syncFiles: false,
-    autoReload: false,
-    objectNotation: true,
-    // Every catalogue has every key (checked above): a lookup that misses is a defect, not a reason to show English.
-    retryInDefaultLocale: false,
-    logWarnFn: () => undefined,
-    logErrorFn: () => undefined,
-  });
+  // Every catalogue has every key (checked above): a lookup that misses is a defect, not a reason to show English.
+  const i18n = openI18n(dir, languages);
   const lookup = (locale: string, phrase: string, values?: Record<string, string>): string | undefined => {
     const out = values ? i18n.__({ phrase, locale }, values) : i18n.__({ phrase, locale });
     // i18n answers a key it does not have with the key itself.
@@ -123,4 +68,72 @@ export function loadCatalogues(dir: string): Catalogues {
     itemScheme: (code) => codeNames.itemScheme(code),
     codeName: (language, list, code) => codeNames.codeName(language, list, code),
   };
+}
+
+/** The languages there is a catalogue for (`xx.json`), sorted; en.json must be one of them. */
+function catalogueLanguages(dir: string): string[] {
+  let languages: string[];
+  try {
+    languages = fs
+      .readdirSync(dir)
+      .filter((f) => /^[a-z]{2,3}\.json$/.test(f))
+      .map((f) => f.slice(0, -5))
+      .sort();
+  } catch (err) {
+    throw new CatalogueError([`cannot read ${dir}: ${(err as Error).message}`]);
+  }
+  if (!languages.includes('en')) throw new CatalogueError([`en.json is missing from ${dir}; it defines the keys every language must have`]);
+  return languages;
+}
+
+/** Each catalogue parsed, by language; every file that is not JSON named at once. */
+function parseCatalogues(dir: string, languages: readonly string[]): Map<string, unknown> {
+  // i18n reads a broken file as empty and logs instead of failing, so parse each one first to report it.
+  const problems: string[] = [];
+  const parsed = new Map<string, unknown>();
+  for (const lang of languages) {
+    try {
+      parsed.set(lang, JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8')));
+    } catch (err) {
+      problems.push(`${lang}.json: ${(err as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new CatalogueError(problems);
+  return parsed;
+}
+
+/** en.json has a section for every document type; every other catalogue exactly en.json's keys; each language its
+ * default regional tag (returned). */
+function checkCatalogues(parsed: ReadonlyMap<string, unknown>, problems: string[]): Record<string, string> {
+  const enKeys = new Set(keyPaths(parsed.get('en')));
+  for (const type of DOCUMENT_TYPES) {
+    if (![...enKeys].some((k) => k === `types.${type}{}` || k.startsWith(`types.${type}.`)))
+      problems.push(`en.json: types.${type} is missing`);
+  }
+  const defaultTags: Record<string, string> = {};
+  for (const [lang, catalogue] of parsed) {
+    if (lang !== 'en') {
+      const keys = new Set(keyPaths(catalogue));
+      const missing = [...enKeys].filter((k) => !keys.has(k));
+      const extra = [...keys].filter((k) => !enKeys.has(k));
+      if (missing.length) problems.push(`${lang}.json lacks ${missing.length} key(s) of en.json: ${missing.join(', ')}`);
+      if (extra.length) problems.push(`${lang}.json has key(s) en.json does not: ${extra.join(', ')}`);
+    }
+    const tag = defaultTagOf(lang, catalogue);
+    if (tag) defaultTags[lang] = tag;
+    else problems.push(`${lang}.json: locale.default_tag must be a tag of ${lang}, such as ${lang}-XX`);
+  }
+  return defaultTags;
+}
+
+/** A catalogue's locale.default_tag made canonical, or undefined when it is not a tag of its language. */
+function defaultTagOf(lang: string, catalogue: unknown): string | undefined {
+  const tag = (catalogue as { locale?: { default_tag?: unknown } }).locale?.default_tag;
+  let canonical: string | undefined;
+  try {
+    canonical = typeof tag === 'string' ? Intl.getCanonicalLocales(tag)[0] : undefined;
+  } catch {
+    canonical = undefined;
+  }
+  return canonical && canonical.split('-')[0]!.toLowerCase() === lang ? canonical : undefined;
 }

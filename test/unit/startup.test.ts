@@ -48,6 +48,24 @@ describe('start-up checks', function () {
     expect(text).to.contain('themes/slate.css is missing');
   });
 
+  it("a broken file of the API's counted messages stops start-up naming it, with the other problems", function () {
+    const root = copyProjectData();
+    const file = path.join(root, 'locales', 'api', 'en.json');
+    fs.writeFileSync(file, '{ "quota_exceeded": ');
+    fs.rmSync(path.join(root, 'themes', 'slate.css'));
+    let error: StartupError | undefined;
+    try {
+      loadAssets(root, limits);
+    } catch (err) {
+      error = err as StartupError;
+    }
+    expect(error).to.be.instanceOf(StartupError);
+    expect(error!.problems.find((p) => p.startsWith(`${file}: `))).to.be.a('string');
+    expect(error!.problems.join('\n')).to.contain('themes/slate.css is missing');
+    fs.writeFileSync(file, JSON.stringify({ quota_exceeded: { one: 'One document.' } }));
+    expect(() => loadAssets(root, limits)).to.throw(StartupError, `${file}: quota_exceeded must each have "one" and "other" texts`);
+  });
+
   it('rejects bad configuration values, naming each', function () {
     let error: ConfigError | undefined;
     try {
