@@ -63,6 +63,13 @@ describe('docs/decisions.md and the comments that cite it', function () {
     expect(missing, 'cited sections missing from docs/decisions.md').to.deep.equal([]);
   });
 
+  it('names only files and folders that exist (each `server/…`, `schemas/…`, `test/…` path it gives)', function () {
+    const text = fs.readFileSync(DECISIONS, 'utf8');
+    const named = [...text.matchAll(/`((?:server|schemas|templates|themes|locales|test)\/[\w./-]*)`/g)].map((m) => m[1]!);
+    expect(named.length).to.be.greaterThan(20);
+    expect(named.filter((p) => !fs.existsSync(path.join(ROOT, p)))).to.deep.equal([]);
+  });
+
   it('is cited by its path: no bare "decisions \u00a7N" that means a file outside the repository', function () {
     const bare = scannedFiles().flatMap((file) =>
       fs
