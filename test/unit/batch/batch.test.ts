@@ -6,10 +6,12 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DomainError } from '../../../server/errors';
 import { prepareBatch, renderBatchItem, UniqueNames, type BatchItem } from '../../../server/batch/batch';
+import type { Locale } from '../../../server/render/locale';
 import { E_INVOICE } from '../../helpers/e-invoice-request';
 import { openPipelineWithoutBrowser, type PipelineWithoutBrowser } from '../../helpers/pipeline-without-browser';
 
 const MAX = 5;
+const EN: Locale = { language: 'en', tag: 'en-US' };
 const invoice = (number: string, extra: Record<string, unknown> = {}) => ({
   from: 'Acme NV',
   to: 'Client BV',
