@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot } from '../server/config';
 import { loadSchemas } from '../server/documents/schema-registry';
+import { loadHttpAssets } from '../server/http/http-assets';
 import { buildOpenApi } from '../server/http/openapi';
 
 const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
 const registry = loadSchemas(path.join(projectRoot(), 'schemas'), config.limits);
-const description = buildOpenApi(registry, { maxBatchDocuments: config.limits.maxBatchDocuments });
+const description = buildOpenApi(registry, loadHttpAssets(projectRoot()), { maxBatchDocuments: config.limits.maxBatchDocuments });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-openapi-'));
 const file = path.join(dir, 'openapi.json');
 fs.writeFileSync(file, JSON.stringify(description, null, 2));

@@ -8,6 +8,7 @@ import { createApp } from './http/app';
 import { createMetrics } from './http/metrics';
 import { createStudio } from './http/studio';
 import { accountRouter } from './http/account';
+import { loadHttpAssets } from './http/http-assets';
 import { startLiveReload } from './dev/live-reload';
 import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
@@ -50,6 +51,8 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const assets = loadAssets(options.root ?? projectRoot(), config.limits);
+  // The edge's own data files (account pages, examples, the version), read once here as well.
+  const web = loadHttpAssets(options.root ?? projectRoot());
   const keys = guardStore(options.keys ?? openStore(config), (method, err) =>
     logger.warn({ method, error: (err as Error).message }, 'key store busy or unreachable; trying again'),
   );
@@ -122,11 +125,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, assets.messages, options.clock);
   const root = options.root ?? projectRoot();
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
-  const studio = config.studio ? createStudio(pipeline, root, reload) : undefined;
-  const account = accountRouter(keys, config, options.clock);
+  const studio = config.studio ? createStudio(pipeline, web.examples, reload) : undefined;
+  const account = accountRouter(keys, web.pages, config, options.clock);
   const app = createApp({
     config,
     pipeline,
+    web,
     keys,
     quota,
     logger,

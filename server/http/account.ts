@@ -1,5 +1,5 @@
 // The account pages under /account: sign up, sign in, sign out, and the developer settings page (usage, API keys:
-// New, shown once, revoke with a confirmation). Server-rendered (render/pages.ts), no front-end framework. This module
+// New, shown once, revoke with a confirmation). Server-rendered (account/pages.ts, read at start-up), no front-end framework. This module
 // is the routes only; the rules live beside it in account/: cookies and the origin check (cookies.ts), sessions whose
 // token is stored only hashed (session.ts), the CSRF token on every form and the Origin check on every POST
 // (csrf.ts), the one-time display of a new key (flash.ts), the sign-in attempt limits (sign-in-limits.ts), the
@@ -16,17 +16,19 @@ import { dummyHash, hashPassword, passwordProblem, verifyPassword } from '../acc
 import { type DomainError } from '../errors';
 import { accountPlan, type KeyStore } from '../keys/key-store';
 import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
-import { loadPages } from '../render/pages';
+import type { PageRenderer } from './account/pages';
 import { csrfOf, csrfOk, sameOriginPosts } from './account/csrf';
 import { pageErrors, sendPageError, type FormAgain } from './account/error-page';
-import { newKeyFlash } from './account/flash';
-import { sessions } from './account/session';
+import { newKeyFlash, type NewKeyFlash } from './account/flash';
+import { sessions, type Sessions } from './account/session';
 import { recordSignIn, SIGN_IN_RETRY_AFTER_SECONDS } from './account/sign-in-limits';
 import { recordSignUp, SIGN_UP_RETRY_AFTER_SECONDS } from './account/sign-up-limits';
 import { accountErrors } from './account/errors';
 
 const SIGN_IN = '/account/sign-in';
 const SETTINGS = '/account/settings';
+
+type AccountConfig = Pick<Config, 'planLimits' | 'signUpsPerHour'>;
 
 /** A form field as one string: '' when it is missing or not one string (a repeated field is an array). */
 const fieldOf = (req: Request, name: string): string => {
@@ -37,34 +39,61 @@ const fieldOf = (req: Request, name: string): string => {
 const emailOf = (req: Request) => normalizeEmail(fieldOf(req, 'email'));
 const passwordOf = (req: Request) => fieldOf(req, 'password');
 
-export function accountRouter(
-  store: KeyStore,
-  config: Pick<Config, 'planLimits' | 'signUpsPerHour'>,
-  clock: () => Date = () => new Date(),
-): Router {
+/** What the routes share: the store, sessions, the new key's flash, and the two answers (a page, an error). */
+interface Account {
+  store: KeyStore;
+  config: AccountConfig;
+  clock: () => Date;
+  session: Sessions;
+  flash: NewKeyFlash;
+  page(req: Request, res: Response, name: string, data: Record<string, unknown>): void;
+  /** An error answer: the form shown again with the message (it keeps its CSRF token), or the error page. */
+  fail(req: Request, res: Response, err: DomainError, form?: FormAgain): void;
+  refuseCsrf(req: Request, res: Response): void;
+}
+
+export function accountRouter(store: KeyStore, pages: PageRenderer, config: AccountConfig, clock: () => Date = () => new Date()): Router {
   const router = express.Router();
-  const pages = loadPages(path.join(projectRoot(), 'templates', 'account'));
-  const session = sessions(store, clock);
-  const flash = newKeyFlash(store, clock);
+  const account = accountOf(store, pages, config, clock);
   // The hash an unknown email is checked against, made now with the current parameters (passwords.ts).
   void dummyHash();
   router.use('/assets', express.static(path.join(projectRoot(), 'public', 'account')));
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  router.use(sameOriginPosts(account.refuseCsrf));
 
-  const page = (req: Request, res: Response, name: string, data: Record<string, unknown>) =>
-    res
-      .type('html')
-      .set('Cache-Control', 'no-store')
-      .send(pages.render(name, { ...data, csrf: csrfOf(req, res) }));
-  /** An error answer: the form shown again with the message (it keeps its CSRF token), or the error page. */
+  router.get('/', async (req, res) => res.redirect(303, (await account.session.find(req)) ? SETTINGS : SIGN_IN));
+  signUpRoutes(router, account);
+  signInRoutes(router, account);
+  settingsRoute(router, account);
+  keyRoutes(router, account);
+
+  // Anything else under /account, and the refusals that come before a route (a body too large or not readable, a
+  // key prefix that does not decode), answer as pages too, never as the API's JSON.
+  router.use((req, res) => account.fail(req, res, accountErrors.pageNotFound()));
+  router.use(pageErrors(pages));
+  return router;
+}
+
+function accountOf(store: KeyStore, pages: PageRenderer, config: AccountConfig, clock: () => Date): Account {
   const fail = (req: Request, res: Response, err: DomainError, form?: FormAgain) =>
     sendPageError(res, pages, err, form && { name: form.name, data: { ...form.data, csrf: csrfOf(req, res) } });
-  const refuseCsrf = (req: Request, res: Response) => fail(req, res, accountErrors.formExpired());
+  return {
+    store,
+    config,
+    clock,
+    session: sessions(store, clock),
+    flash: newKeyFlash(store, clock),
+    page: (req, res, name, data) =>
+      res
+        .type('html')
+        .set('Cache-Control', 'no-store')
+        .send(pages.render(name, { ...data, csrf: csrfOf(req, res) })),
+    fail,
+    refuseCsrf: (req, res) => fail(req, res, accountErrors.formExpired()),
+  };
+}
 
-  router.use(sameOriginPosts(refuseCsrf));
-
-  router.get('/', async (req, res) => res.redirect(303, (await session.find(req)) ? SETTINGS : SIGN_IN));
-
+function signUpRoutes(router: Router, { store, config, clock, session, page, fail, refuseCsrf }: Account): void {
   router.get('/sign-up', (req, res) => page(req, res, 'sign-up', { title: 'Sign up' }));
   router.post('/sign-up', async (req, res) => {
     if (!csrfOk(req)) return refuseCsrf(req, res);
@@ -83,7 +112,9 @@ export function accountRouter(
     await session.start(req, res, email);
     res.redirect(303, SETTINGS);
   });
+}
 
+function signInRoutes(router: Router, { store, clock, session, page, fail, refuseCsrf }: Account): void {
   router.get('/sign-in', (req, res) => page(req, res, 'sign-in', { title: 'Sign in' }));
   router.post('/sign-in', async (req, res) => {
     if (!csrfOk(req)) return refuseCsrf(req, res);
@@ -106,7 +137,9 @@ export function accountRouter(
     await session.end(req, res);
     res.redirect(303, SIGN_IN);
   });
+}
 
+function settingsRoute(router: Router, { store, config, clock, session, flash, page }: Account): void {
   router.get('/settings', async (req, res) => {
     const who = await session.find(req);
     if (!who) return res.redirect(303, SIGN_IN);
@@ -128,7 +161,9 @@ export function accountRouter(
       baseUrl: `${req.protocol}://${req.get('host')}`,
     });
   });
+}
 
+function keyRoutes(router: Router, { store, session, flash, page, fail, refuseCsrf }: Account): void {
   // Post/Redirect/Get: the key goes to the store for one read and the answer is a redirect, so that reloading the
   // page shows nothing new and creates nothing.
   router.post('/keys', async (req, res) => {
@@ -157,10 +192,4 @@ export function accountRouter(
     await store.revokeKey(prefix);
     res.redirect(303, SETTINGS);
   });
-
-  // Anything else under /account, and the refusals that come before a route (a body too large or not readable, a
-  // key prefix that does not decode), answer as pages too, never as the API's JSON.
-  router.use((req, res) => fail(req, res, accountErrors.pageNotFound()));
-  router.use(pageErrors(pages));
-  return router;
 }

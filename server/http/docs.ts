@@ -6,7 +6,7 @@ import path from 'node:path';
 import express, { type Request } from 'express';
 import helmet from 'helmet';
 import type { SchemaRegistry } from '../documents/schema-registry';
-import { buildOpenApi, DEFAULT_ORIGIN, type OpenApiOptions } from './openapi';
+import { buildOpenApi, DEFAULT_ORIGIN, type OpenApiFiles, type OpenApiOptions } from './openapi';
 
 const REDOC_BUNDLES = path.dirname(require.resolve('redoc/bundles/redoc.standalone.js'));
 
@@ -33,10 +33,10 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-export function apiReference(registry: SchemaRegistry, options: OpenApiOptions = {}): express.Router {
+export function apiReference(registry: SchemaRegistry, files: OpenApiFiles, options: OpenApiOptions = {}): express.Router {
   // The origin goes where this marker stands; originOf() only gives letters, digits and `.-:[]/`, nothing JSON escapes.
   const marker = 'http://origin.invalid';
-  const [before, after] = JSON.stringify(buildOpenApi(registry, { ...options, origin: marker })).split(`"${marker}"`);
+  const [before, after] = JSON.stringify(buildOpenApi(registry, files, { ...options, origin: marker })).split(`"${marker}"`);
   if (after === undefined) throw new Error('the OpenAPI description has no server URL to fill in');
   const router = express.Router();
   router.get('/openapi.json', (req, res) => {

@@ -1,15 +1,16 @@
 // The theme studio (development): /studio previews any example type in any theme, locale and page size, as the
 // HTML the printer receives and as the PDF, refreshed whenever a template, theme, locale or schema file is saved
 // (server-sent events from live reload). /studio/gallery shows every type × theme. No API key: it is off in
-// production unless STUDIO=true, and it renders only what the browser posts to it.
-import fs from 'node:fs';
+// production unless STUDIO=true, and it renders only what the browser posts to it. The examples it offers are read
+// once at start-up (http-assets.ts).
 import path from 'node:path';
-import express, { type Request, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { projectRoot } from '../config';
 import { DOCUMENT_TYPES } from '../documents/model';
 import type { LiveReload } from '../dev/live-reload';
 import type { DocumentPipeline } from '../pipeline';
+import type { Node } from './openapi/schemas';
 
 const STUDIO_DIR = path.join(projectRoot(), 'studio');
 
@@ -35,24 +36,24 @@ export interface Studio {
   close(): void;
 }
 
-export function createStudio(pipeline: DocumentPipeline, root: string, reload?: LiveReload): Studio {
+/** The studio's pages: scripts and styles from here, the preview's PDF and images as blob: and data: URLs. */
+const STUDIO_CSP = {
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    frameSrc: ["'self'", 'blob:'],
+    objectSrc: ["'self'", 'blob:'],
+  },
+};
+
+/** `examples`: examples/<type>.json by type, read at start-up (http-assets.ts); a type without one gets a stub. */
+export function createStudio(pipeline: DocumentPipeline, examples: Map<string, Node>, reload?: LiveReload): Studio {
   const router = express.Router();
-  const streams = new Set<express.Response>();
-  router.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          fontSrc: ["'self'", 'data:'],
-          frameSrc: ["'self'", 'blob:'],
-          objectSrc: ["'self'", 'blob:'],
-        },
-      },
-    }),
-  );
+  const streams = new Set<Response>();
+  router.use(helmet({ contentSecurityPolicy: STUDIO_CSP }));
   router.use(express.json({ limit: '2mb' }));
 
   const prepare = (req: Request) => {
@@ -66,14 +67,10 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
     return pipeline.prepare(doc, pipeline.locale(body.lang));
   };
 
+  const shown = Object.fromEntries(
+    DOCUMENT_TYPES.map((type) => [type, examples.get(type) ?? { type, from: 'A', to: 'B', items: [{ name: 'Item' }] }]),
+  );
   router.get('/api/meta', (_req, res) => {
-    const examples: Record<string, unknown> = {};
-    for (const type of DOCUMENT_TYPES) {
-      const file = path.join(root, 'examples', `${type}.json`);
-      examples[type] = fs.existsSync(file)
-        ? JSON.parse(fs.readFileSync(file, 'utf8'))
-        : { type, from: 'A', to: 'B', items: [{ name: 'Item' }] };
-    }
     res.json({
       types: DOCUMENT_TYPES,
       themes: pipeline.assets.html.themes,
@@ -82,7 +79,7 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
       pageSizes: Object.keys(PAPER),
       paper: PAPER,
       printerMargin: PRINTER_MARGIN,
-      examples,
+      examples: shown,
       version: reload?.version() ?? 0,
       liveReload: Boolean(reload),
     });
@@ -95,19 +92,7 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
     const { pdf } = await pipeline.renderPdf(prepare(req));
     res.type('application/pdf').send(Buffer.from(pdf));
   });
-  router.get('/api/events', (req, res) => {
-    res.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-    res.flushHeaders();
-    res.write(`event: hello\ndata: ${JSON.stringify({ version: reload?.version() ?? 0 })}\n\n`);
-    const unsubscribe = reload?.subscribe((event) => res.write(`event: reload\ndata: ${JSON.stringify(event)}\n\n`));
-    const ping = setInterval(() => res.write(': ping\n\n'), 15000);
-    streams.add(res);
-    req.on('close', () => {
-      clearInterval(ping);
-      unsubscribe?.();
-      streams.delete(res);
-    });
-  });
+  router.get('/api/events', (req, res) => reloadEvents(req, res, streams, reload));
   router.use(express.static(STUDIO_DIR, { index: 'index.html', extensions: ['html'] }));
   return {
     router,
@@ -115,4 +100,19 @@ export function createStudio(pipeline: DocumentPipeline, root: string, reload?: 
       for (const res of streams) res.end();
     },
   };
+}
+
+/** Server-sent events: hello with the assets' version, then one per reload, and a ping every 15 s; `streams` holds it. */
+function reloadEvents(req: Request, res: Response, streams: Set<Response>, reload?: LiveReload): void {
+  res.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  res.flushHeaders();
+  res.write(`event: hello\ndata: ${JSON.stringify({ version: reload?.version() ?? 0 })}\n\n`);
+  const unsubscribe = reload?.subscribe((event) => res.write(`event: reload\ndata: ${JSON.stringify(event)}\n\n`));
+  const ping = setInterval(() => res.write(': ping\n\n'), 15000);
+  streams.add(res);
+  req.on('close', () => {
+    clearInterval(ping);
+    unsubscribe?.();
+    streams.delete(res);
+  });
 }

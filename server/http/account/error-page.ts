@@ -5,7 +5,7 @@
 // names the refusals that come before a route runs (the form's body, the path), so that they are pages too.
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, isRequestProblem, type ErrorCode } from '../../errors';
-import type { PageRenderer } from '../../render/pages';
+import type { PageRenderer } from './pages';
 import { toResponse } from '../error-catalogue';
 import { fromBodyParser, type BodyParserError } from '../errors-to-http';
 import { accountErrors } from './errors';

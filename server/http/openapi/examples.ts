@@ -1,22 +1,8 @@
 // The request examples of the OpenAPI description: the documents in examples/*.json (one per type, the same files the
-// README and the studio show) as JSON, and the invoice and POST /batch's two documents as form fields in bracket
-// notation. Read once at start-up; must not invent documents of its own, so the description shows what the service is
-// tested with.
-import fs from 'node:fs';
-import path from 'node:path';
-import { projectRoot } from '../../config';
+// README and the studio show; read once at start-up by http-assets.ts) as JSON, and the invoice and POST /batch's two
+// documents as form fields in bracket notation. Reads no file; must not invent documents of its own, so the
+// description shows what the service is tested with.
 import type { Node } from './schemas';
-
-export function loadDocumentExamples(dir = path.join(projectRoot(), 'examples')): Map<string, Node> {
-  const out = new Map<string, Node>();
-  if (!fs.existsSync(dir)) return out;
-  for (const file of fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort())
-    out.set(path.basename(file, '.json'), JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Node);
-  return out;
-}
 
 /** A JSON value as the form fields qs reads back into it: `items[0][name]`, every value a string. */
 export function toFormFields(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {

@@ -7,6 +7,7 @@ import { loadConfig, projectRoot } from '../../../server/config';
 import { loadSchemas } from '../../../server/documents/schema-registry';
 import { DomainError, ERROR_CODES, isRequestProblem, type ErrorCode } from '../../../server/errors';
 import { ERROR_CATALOGUE, toResponse } from '../../../server/http/error-catalogue';
+import { loadHttpAssets } from '../../../server/http/http-assets';
 import { buildOpenApi } from '../../../server/http/openapi';
 
 const ROOT = projectRoot();
@@ -61,7 +62,7 @@ describe('error catalogue', function () {
 
   it('the OpenAPI description offers exactly these codes', function () {
     const config = loadConfig({ NODE_ENV: 'test' });
-    const api = buildOpenApi(loadSchemas(path.join(ROOT, 'schemas'), config.limits)) as {
+    const api = buildOpenApi(loadSchemas(path.join(ROOT, 'schemas'), config.limits), loadHttpAssets(ROOT)) as {
       components: { schemas: { Error: { properties: { code: { enum: string[] } } } } };
     };
     expect([...api.components.schemas.Error.properties.code.enum].sort()).to.deep.equal([...ERROR_CODES].sort());

@@ -1,0 +1,70 @@
+// The data files of the HTTP edge, read once at start-up (service.ts calls loadHttpAssets once): the account pages'
+// templates (account/pages.ts), the request examples in examples/ (the OpenAPI description's and the studio's), and
+// the package's version (the description's info.version). A missing or broken file stops start-up with every problem
+// listed at once, as server/assets.ts does for the core's files (the same StartupError). Must not read a file after
+// start-up, nor load the core's data files (assets.ts owns those, and live reload reloads only them).
+import fs from 'node:fs';
+import path from 'node:path';
+import { StartupError } from '../assets';
+import { projectRoot } from '../config';
+import { loadPages, type PageRenderer } from './account/pages';
+import type { Node } from './openapi/schemas';
+
+export interface HttpAssets {
+  /** The account pages, compiled. */
+  pages: PageRenderer;
+  /** examples/<type>.json by type: the documents the description and the studio show. */
+  examples: Map<string, Node>;
+  /** package.json's version. */
+  version: string;
+}
+
+/**
+ * Loads the edge's data files under `root` (package.json from the code's own folder: a data root copied for tests
+ * has none); throws one StartupError listing every problem.
+ */
+export function loadHttpAssets(root: string, codeRoot = projectRoot()): HttpAssets {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (err) {
+      const list = (err as { problems?: string[] }).problems;
+      problems.push(...(list ?? [(err as Error).message]));
+      return undefined;
+    }
+  };
+  const pages = attempt(() => loadPages(path.join(root, 'templates', 'account')));
+  const examples = attempt(() => loadDocumentExamples(path.join(root, 'examples')));
+  const version = attempt(() => packageVersion(path.join(codeRoot, 'package.json')));
+  if (problems.length > 0 || !pages || !examples || version === undefined) throw new StartupError(problems);
+  return { pages, examples, version };
+}
+
+/** Every examples/*.json by its name; none when the folder is absent. Throws naming every file that is not JSON. */
+export function loadDocumentExamples(dir: string): Map<string, Node> {
+  const out = new Map<string, Node>();
+  if (!fs.existsSync(dir)) return out;
+  const problems: string[] = [];
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    try {
+      out.set(path.basename(file, '.json'), JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Node);
+    } catch (err) {
+      problems.push(`examples/${file}: ${(err as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new StartupError(problems);
+  return out;
+}
+
+function packageVersion(file: string): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch (err) {
+    throw new Error(`package.json: ${(err as Error).message}`, { cause: err });
+  }
+}
