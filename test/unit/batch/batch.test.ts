@@ -31,7 +31,7 @@ describe('batch core (prepare, render, names)', function () {
     await p?.close();
   });
 
-  const prepare = (body: unknown, max = MAX): BatchItem[] => prepareBatch(p.pipeline, body as never, p.pipeline.locale(['en']), max);
+  const prepare = (body: unknown, max = MAX): BatchItem[] => prepareBatch(p.pipeline, body as never, EN, max);
   function refusal(body: unknown, max = MAX): DomainError {
     const calls = p.renderer.calls.length;
     try {
