@@ -94,8 +94,8 @@ async function printJob(
 ): Promise<{ print: () => Promise<void>; printFirst: PrintFirst; close: () => Promise<void> }> {
   const printFirst = new PrintFirst();
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
-  const body = await pipeline.parse(FORM, Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, '')));
-  const html = await pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
+  const body = await pipeline.parse('form', Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, '')));
+  const html = await pipeline.renderHtml(pipeline.prepare(body, pipeline.locale(['en-US'])));
   const pool = benchPool(config, { maxRendersPerPage: config.pageMaxRenders, onPrinting: (printing) => printFirst.setPrinting(printing) });
   await pool.start();
   return {
@@ -133,8 +133,8 @@ async function validateSection(config: ReturnType<typeof loadConfig>): Promise<v
 /** PDF/A + PDF/UA and signing against the path without them (scripts/bench/archive.ts). */
 async function archiveSection(config: ReturnType<typeof loadConfig>): Promise<void> {
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
-  const htmlOf = async (body: unknown) => pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
-  const invoice = await htmlOf(await pipeline.parse(FORM, Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, ''))));
+  const htmlOf = async (body: unknown) => pipeline.renderHtml(pipeline.prepare(body, pipeline.locale(['en-US'])));
+  const invoice = await htmlOf(await pipeline.parse('form', Buffer.from(publishedExample().replace(/(^|&)logo=[^&]+/, ''))));
   const statement = await htmlOf({ ...structuredClone(STATEMENT), number: 'ST-80', items: STATEMENT.items.slice(0, 80) });
   const pool = benchPool(config, { maxRendersPerPage: config.pageMaxRenders });
   await pool.start();
@@ -170,8 +170,8 @@ async function archiveSection(config: ReturnType<typeof loadConfig>): Promise<vo
   const noLogo = asSent.replace(/(^|&)logo=[^&]+/, '');
 
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
-  const htmlOf = async (body: unknown) => pipeline.renderHtml(pipeline.prepare(body, pipeline.locale('en-US')));
-  const invoiceHtml = await htmlOf(await pipeline.parse(FORM, Buffer.from(noLogo)));
+  const htmlOf = async (body: unknown) => pipeline.renderHtml(pipeline.prepare(body, pipeline.locale(['en-US'])));
+  const invoiceHtml = await htmlOf(await pipeline.parse('form', Buffer.from(noLogo)));
   const statementHtml = await htmlOf(structuredClone(STATEMENT));
 
   // The previous print path: the service's renderer (same Chromium, flags and pages), each document written whole.

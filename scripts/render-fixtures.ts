@@ -18,7 +18,7 @@ import { openLocalPipeline } from '../server/local-pipeline';
     for (const job of jobs) {
       const [type, theme = 'classic'] = job.split('/');
       const request = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8'));
-      const prepared = pipeline.prepare({ ...request, theme }, pipeline.locale(process.env.LANG_TAG));
+      const prepared = pipeline.prepare({ ...request, theme }, pipeline.locale(process.env.LANG_TAG ? [process.env.LANG_TAG] : []));
       const { pdf } = await pipeline.renderPdf(prepared);
       const base = path.join(out, `${type}-${theme}`);
       fs.writeFileSync(`${base}.pdf`, pdf);

@@ -17,7 +17,7 @@ import { BASELINES, pdfToPng } from '../test/helpers/visual';
     for (const type of DOCUMENT_TYPES) {
       for (const theme of pipeline.assets.html.themes) {
         const request = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8'));
-        const { pdf } = await pipeline.renderPdf(pipeline.prepare({ ...request, theme }, pipeline.locale('en-US')));
+        const { pdf } = await pipeline.renderPdf(pipeline.prepare({ ...request, theme }, pipeline.locale(['en-US'])));
         const file = path.join(BASELINES, `${type}-${theme}.png`);
         fs.writeFileSync(file, pdfToPng(pdf));
         console.log(`${path.relative(projectRoot(), file)}`);

@@ -116,7 +116,7 @@ export const errors = {
   malformedJson(reason: string): DomainError {
     return new DomainError(
       'malformed_json',
-      `The request body is malformed JSON (${reason}). Send a JSON object, or use Content-Type application/x-www-form-urlencoded for form fields.`,
+      `The request body is malformed JSON (${reason}). Send a JSON object, or the fields as a form (application/x-www-form-urlencoded).`,
     );
   },
   emptyBody(): DomainError {
@@ -129,19 +129,6 @@ export const errors = {
       {
         details: [{ field: '(body)', message: 'the body must be a JSON object' }],
       },
-    );
-  },
-  /** `accepted`: what the operation reads instead (a document: JSON or form fields; POST /validate: XML or PDF). */
-  unsupportedMediaType(contentType: string | undefined, accepted = 'application/json or application/x-www-form-urlencoded'): DomainError {
-    const got = contentType
-      ? `Content-Type ${contentType.split(';')[0]!.slice(0, 80)} is not supported`
-      : 'The request has no Content-Type';
-    return new DomainError('unsupported_media_type', `${got}. Send ${accepted}.`);
-  },
-  unsupportedCharset(charset: string): DomainError {
-    return new DomainError(
-      'unsupported_media_type',
-      `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
     );
   },
   /** A body in a format the service reads (XML, PDF) that is not an e-invoice it knows (a UBL Order, an XHTML page,
@@ -161,7 +148,7 @@ export const errors = {
   invalidEInvoice(fatal: number, report: unknown): DomainError {
     return new DomainError(
       'invalid_e_invoice',
-      `The e-invoice breaks ${fatal} rule${fatal === 1 ? '' : 's'} of its own specification, so it is not converted; \`report\` lists them (POST /validate gives the same report).`,
+      `The e-invoice breaks ${fatal} rule${fatal === 1 ? '' : 's'} of its own specification, so it is not converted; \`report\` lists them (validating it alone gives the same report).`,
       { report },
     );
   },
@@ -213,7 +200,7 @@ export const errors = {
       retryAfterSeconds,
     });
   },
-  /** The client went away before its document was ready (nginx's 499): nothing is sent, nothing is counted. */
+  /** The client went away before its document was ready: nothing is sent, nothing is counted. */
   clientClosed(): DomainError {
     return new DomainError('client_closed_request', 'The client closed the connection before the document was ready.');
   },

@@ -6,7 +6,7 @@ import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
 import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
-import { maxBodyValues, type ParsedBody } from './documents/parse-body';
+import { maxBodyValues, type BodyKind, type ParsedBody } from './documents/parse-body';
 import { readBody } from './documents/read-body';
 import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
@@ -15,7 +15,7 @@ import { computeTotals, type Totals } from './money/totals';
 import type { PdfRenderer } from './pdf/renderer';
 import { printBudgetProblems } from './render/print-budget';
 import type { RenderedHtml } from './render/html';
-import { negotiateLocale, type Locale } from './render/locale';
+import { negotiateLocale, type LanguagePreferences, type Locale } from './render/locale';
 import { QR_BILL_TAGS, type QrBillLanguage } from './render/qr-bill-labels';
 import { buildView, labelFor } from './render/view-model';
 import { pdfFilename } from './documents/filename';
@@ -73,20 +73,22 @@ export class DocumentPipeline {
     this.assets = assets;
   }
 
-  /** Parses a raw body by its Content-Type (415 / 400 on failure); a big form is read in a worker thread. */
-  parse(contentType: string | undefined, raw: Buffer): Promise<ParsedBody> {
+  /** Parses a raw body of `kind` (empty_body, malformed_json, validation_failed on failure); a big form is read in a
+   * worker thread. */
+  parse(kind: BodyKind, raw: Buffer): Promise<ParsedBody> {
     const { maxItems, maxCustomFields } = this.config.limits;
-    return readBody(contentType, raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
+    return readBody(kind, raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
   }
 
-  /** The locale for an Accept-Language header (never fails; en-US when nothing matches). */
-  locale(acceptLanguage: string | undefined): Locale {
-    const locale = negotiateLocale(acceptLanguage, this.assets.catalogues.defaultTags);
-    const qrBill = negotiateLocale(acceptLanguage, QR_BILL_TAGS).language as QrBillLanguage;
+  /** The locale for the client's language tags, most preferred first (never fails; en-US when nothing matches). */
+  locale(preferences: LanguagePreferences = []): Locale {
+    const locale = negotiateLocale(preferences, this.assets.catalogues.defaultTags);
+    const qrBill = negotiateLocale(preferences, QR_BILL_TAGS).language as QrBillLanguage;
     return qrBill === 'en' ? locale : { ...locale, qrBill };
   }
 
-  /** Validates and computes totals; throws 400 with every problem, also when the document would print too long.
+  /** Validates and computes totals; throws validation_failed with every problem, also when the document would print
+   * too long.
    * `eInvoice`: for an e-invoice operation (invoice, receipt and credit note only). */
   prepare(body: ParsedBody, locale: Locale, eInvoice = false): PreparedDocument {
     // An e-invoice is refused for another type before the body is validated: its fields do not matter then.
@@ -151,7 +153,7 @@ export class DocumentPipeline {
   }
 
   /** A received e-invoice (read from UBL or CII) as the PDF a person reads to approve it, on A4 in `theme` (classic
-   * unless named; another is a 400): its own stated amounts, the terms the other documents do not print, and how it
+   * unless named; another is refused): its own stated amounts, the terms the other documents do not print, and how it
    * was checked (render/received-view.ts). The Factur-X conversion prints the PDF inside it with this too. */
   async renderReceived(
     invoice: EInvoice,

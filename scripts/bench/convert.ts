@@ -39,7 +39,7 @@ export async function benchConvert(config: Config, rounds: number): Promise<void
   await Promise.all([xsd.validator.ready(), rules.pool.ready()]);
   const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), NO_RENDERER, xsd.validator, config);
   const received = new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems);
-  const locale = pipeline.locale('en-US');
+  const locale = pipeline.locale(['en-US']);
   const examples = officialExamples().map((e) => {
     const cii = e.folder === 'en16931-cii';
     return { ...e, body: { kind: 'xml' as const, bytes: Buffer.from(e.xml) }, target: cii ? ('ubl' as const) : ('cii' as const), cii };

@@ -14,6 +14,10 @@ import { PROFILES } from '../einvoice/profiles';
 import type { ReceivedBody, ReceivedPipeline } from '../received-pipeline';
 import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
+import type { BodyKind } from '../documents/parse-body';
+import type { LanguagePreferences } from '../render/locale';
+import { bodyKind } from '../http/body-kind';
+import { languagePreferences } from '../http/accept-language';
 
 const USAGE =
   'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]';
@@ -64,8 +68,9 @@ export function parseArgs(argv: string[]): Options {
   };
 }
 
-/** The body and headers of a request file: a plain JSON body, or an example with `request.body`. */
-export function readRequestFile(file: string): { body: Buffer; contentType: string; acceptLanguage?: string } {
+/** The body of a request file, with its kind and the language preferences its headers state: a plain JSON body, or an
+ * example with `request.body` (its Content-Type and Accept-Language read as the API reads them). */
+export function readRequestFile(file: string): { body: Buffer; kind: BodyKind; languages: LanguagePreferences } {
   const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   const request = parsed.request as { body?: unknown; headers?: Record<string, string> } | undefined;
   if (request && request.body !== undefined) {
@@ -73,11 +78,11 @@ export function readRequestFile(file: string): { body: Buffer; contentType: stri
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     return {
       body: Buffer.from(body),
-      contentType: headers['content-type'] ?? 'application/json',
-      acceptLanguage: headers['accept-language'],
+      kind: bodyKind(headers['content-type'] ?? 'application/json'),
+      languages: languagePreferences(headers['accept-language']),
     };
   }
-  return { body: Buffer.from(JSON.stringify(parsed)), contentType: 'application/json' };
+  return { body: Buffer.from(JSON.stringify(parsed)), kind: 'json', languages: [] };
 }
 
 /** A received e-invoice rather than a request: an XML or PDF file (by its first bytes). */
@@ -99,7 +104,7 @@ export async function renderReceivedFile(
   received: ReceivedPipeline,
 ): Promise<{ bytes: Buffer; filename: string; locale: string }> {
   const body: ReceivedBody = { kind: receivedKindOf(opts.file)!, bytes: fs.readFileSync(opts.file) };
-  const locale = pipeline.locale(opts.lang);
+  const locale = pipeline.locale(opts.lang === undefined ? [] : [opts.lang]);
   const show = { locale, theme: opts.theme };
   if (opts.output === 'pdf') {
     const { pdf, filename } = await received.show(body, show);
@@ -115,10 +120,10 @@ export async function renderReceivedFile(
 
 export async function renderFile(opts: Options, pipeline: DocumentPipeline): Promise<{ bytes: Buffer; filename: string; locale: string }> {
   const req = readRequestFile(opts.file);
-  const body = (await pipeline.parse(req.contentType, req.body)) as Record<string, unknown>;
+  const body = (await pipeline.parse(req.kind, req.body)) as Record<string, unknown>;
   if (opts.theme) body.theme = opts.theme;
   if (opts.pageSize) body.page_size = opts.pageSize;
-  const locale = pipeline.locale(opts.lang ?? req.acceptLanguage);
+  const locale = pipeline.locale(opts.lang === undefined ? req.languages : [opts.lang]);
   const prepared = pipeline.prepare(body, locale);
   if (opts.output === 'ubl' || opts.output === 'cii') {
     const { xml, filename } = await (opts.output === 'ubl' ? pipeline.renderUbl(prepared) : pipeline.renderCii(prepared));

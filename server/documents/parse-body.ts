@@ -1,8 +1,10 @@
 // Request bodies to plain objects (docs/decisions.md §1): JSON, or form fields in qs bracket notation where a repeated scalar
-// key keeps its last value. Anything else is a 415. Must not validate fields (validate.ts does).
+// key keeps its last value. The kind of body is given (the edge reads it from the request: http/body-kind.ts). Must
+// not validate fields (validate.ts does).
 import qs from 'qs';
 import { errors } from '../errors';
 
+/** How a body is written: JSON, or form fields (application/x-www-form-urlencoded). */
 export type BodyKind = 'json' | 'form';
 
 /** A parsed body: a JSON value (a form is an object). Not `unknown`, so that a body still being read (the Promise
@@ -61,22 +63,6 @@ function checkFormSize(text: string, max: number): void {
   ]);
 }
 
-/** Which parser a Content-Type selects; throws 415 for any other type, or for a charset other than UTF-8. */
-export function bodyKind(contentType: string | undefined): BodyKind {
-  const [type, ...params] = (contentType ?? '').split(';');
-  const mime = type!.trim().toLowerCase();
-  let kind: BodyKind;
-  if (mime === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mime)) kind = 'json';
-  else if (mime === 'application/x-www-form-urlencoded') kind = 'form';
-  else throw errors.unsupportedMediaType(contentType);
-  // Bodies are read as UTF-8; a body declared in another charset would be read wrong (Acm\uFFFD), so it is refused.
-  for (const param of params) {
-    const m = /^\s*charset\s*=\s*"?([^";\s]*)"?\s*$/i.exec(param);
-    if (m && !/^(utf-?8|us-ascii)$/i.test(m[1]!)) throw errors.unsupportedCharset(m[1]!);
-  }
-  return kind;
-}
-
 /** Counts the values of a parsed JSON body (objects, lists and scalars) and its depth, stopping as soon as either
  * is over its bound: the recursion never goes deeper than MAX_JSON_DEPTH + 1, and nothing is allocated per value. */
 class JsonWalk {
@@ -101,9 +87,9 @@ class JsonWalk {
   }
 }
 
-/** Refuses a JSON body nested too deep (malformed_json) or holding more values than a document can need (a 400
- * naming the top-level field that holds the most: a string field sent a list of 16,000 objects cost 50-100 ms of
- * normalizing and validating before it was refused). */
+/** Refuses a JSON body nested too deep (malformed_json) or holding more values than a document can need
+ * (validation_failed naming the top-level field that holds the most: a string field sent a list of 16,000 objects cost
+ * 50-100 ms of normalizing and validating before it was refused). */
 function checkJsonShape(parsed: unknown, maxValues: number): void {
   const walk = new JsonWalk(maxValues);
   if (walk.walk(parsed, 1)) return;

@@ -4,13 +4,12 @@
 // Must not validate fields.
 import path from 'node:path';
 import { WorkerJobs } from '../worker-jobs';
-import { bodyKind, FORM_FIELDS_ON_THREAD, formFieldCount, parseBody, type BodyLimits, type ParsedBody } from './parse-body';
+import { FORM_FIELDS_ON_THREAD, formFieldCount, parseBody, type BodyKind, type BodyLimits, type ParsedBody } from './parse-body';
 
 const formJobs = new WorkerJobs<{ text: string; arrayLimit: number }, ParsedBody>(path.join(__dirname, 'form-worker'));
 
-/** The body as an object (415, 400 and 413-like refusals as parse-body.ts raises them). */
-export async function readBody(contentType: string | undefined, raw: Buffer, limits: BodyLimits): Promise<ParsedBody> {
-  const kind = bodyKind(contentType);
+/** The body of `kind` as an object (refused as parse-body.ts refuses it). */
+export async function readBody(kind: BodyKind, raw: Buffer, limits: BodyLimits): Promise<ParsedBody> {
   if (kind !== 'form' || formFieldCount(raw) <= FORM_FIELDS_ON_THREAD) return parseBody(kind, raw, limits);
   // The checks first, on a form with a cheap stand-in parse: every refusal is parseBody's own.
   parseBody(kind, raw, limits, () => ({}));

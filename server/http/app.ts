@@ -26,6 +26,8 @@ import { requestErrors } from './request-errors';
 import { operationRoutes } from './operations';
 import type { OpenApiFiles } from './openapi';
 import { ROUTES, type RouteContext } from './routes';
+import { languagePreferences } from './accept-language';
+import { bodyKind } from './body-kind';
 
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */
@@ -156,7 +158,7 @@ export function createApp(deps: AppDeps): express.Express {
  */
 function negotiate(pipeline: DocumentPipeline): RequestHandler {
   return (req, res, next) => {
-    const locale = pipeline.locale(req.get('accept-language'));
+    const locale = pipeline.locale(languagePreferences(req.get('accept-language')));
     res.locals.locale = locale;
     res.set('Content-Language', locale.tag);
     res.set('Cache-Control', 'no-store');
@@ -168,7 +170,7 @@ function negotiate(pipeline: DocumentPipeline): RequestHandler {
 function preparer(pipeline: DocumentPipeline): RouteContext['prepare'] {
   return async (req: Request, res: Response, eInvoice = false) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const body = await pipeline.parse(req.get('content-type'), raw);
+    const body = await pipeline.parse(bodyKind(req.get('content-type')), raw);
     const prepared = pipeline.prepare(body, res.locals.locale as Locale, eInvoice);
     res.locals.documentType = prepared.doc.type;
     return prepared;

@@ -21,6 +21,7 @@ import { ZipStream } from '../batch/zip';
 import { rateLimitHeaders } from './rate-limit';
 import { requestErrors } from './request-errors';
 import { watchClient } from './client-gone';
+import { bodyKind } from './body-kind';
 
 export interface BatchDeps {
   pipeline: DocumentPipeline;
@@ -50,7 +51,7 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const items = prepareBatch(
       pipeline,
-      await pipeline.parse(req.get('content-type'), raw),
+      await pipeline.parse(bodyKind(req.get('content-type')), raw),
       res.locals.locale as Locale,
       deps.maxDocuments,
     );

@@ -3,10 +3,10 @@
 // domain errors (errors-to-http.ts answers them); nothing here parses a body.
 import express, { type Request, type RequestHandler } from 'express';
 import type { Config } from '../config';
-import { bodyKind } from '../documents/parse-body';
 import { errors } from '../errors';
 import { receivedKind } from './received';
 import { requestErrors } from './request-errors';
+import { bodyKind } from './body-kind';
 
 /** How much of a refused body is read and dropped before the 413, and for how long at most: a client still sending
  * when the connection closes sees a broken pipe, not the 413 (as the fuzz suite's fetch did). Past either bound the

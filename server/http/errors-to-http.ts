@@ -3,7 +3,7 @@
 // request id, details to the log only (log-redaction.ts: never the client's text).
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, errors } from '../errors';
+import { DomainError } from '../errors';
 import { statusOf, toResponse } from './error-catalogue';
 import { errorForLog } from './log-redaction';
 import { requestErrors } from './request-errors';
@@ -25,7 +25,7 @@ export function fromBodyParser(err: BodyParserError, maxBodyBytes: number): Doma
     case 'encoding.unsupported':
       return requestErrors.unsupportedEncoding(err.encoding ?? '');
     case 'charset.unsupported':
-      return errors.unsupportedCharset(err.charset ?? '');
+      return requestErrors.unsupportedCharset(err.charset ?? '');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':

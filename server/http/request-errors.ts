@@ -5,6 +5,21 @@
 import { DomainError } from '../errors';
 
 export const requestErrors = {
+  /** A body of a media type the operation does not read; `accepted`: what it reads instead (a document: JSON or form
+   * fields; POST /validate: XML or PDF). */
+  unsupportedMediaType(contentType: string | undefined, accepted: string): DomainError {
+    const got = contentType
+      ? `Content-Type ${contentType.split(';')[0]!.slice(0, 80)} is not supported`
+      : 'The request has no Content-Type';
+    return new DomainError('unsupported_media_type', `${got}. Send ${accepted}.`);
+  },
+  /** A body declared in a charset other than UTF-8 (the Content-Type's, or one the body parser met). */
+  unsupportedCharset(charset: string): DomainError {
+    return new DomainError(
+      'unsupported_media_type',
+      `The body is declared as ${charset.slice(0, 40)}; only UTF-8 is read. Send the body in UTF-8 (charset=utf-8, or no charset).`,
+    );
+  },
   unsupportedEncoding(encoding: string): DomainError {
     return new DomainError(
       'unsupported_media_type',

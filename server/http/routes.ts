@@ -13,6 +13,7 @@ import type { ReceivedPipeline, Target } from '../received-pipeline';
 import { batchHandler } from './batch';
 import { counted } from './counted';
 import { queryProfile, queryTheme, receivedBody } from './received';
+import { requestErrors } from './request-errors';
 
 /** What the handlers use, given once when the app is made. */
 export interface RouteContext {
@@ -93,7 +94,7 @@ function validateRoute(ctx: RouteContext): RequestHandler {
   return async (req, res) => {
     const body = receivedBody(req);
     if (!body)
-      throw errors.unsupportedMediaType(
+      throw requestErrors.unsupportedMediaType(
         req.get('content-type'),
         'an e-invoice: application/xml (UBL or CII) or application/pdf (Factur-X / ZUGFeRD)',
       );

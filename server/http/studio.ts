@@ -11,6 +11,7 @@ import { DOCUMENT_TYPES } from '../documents/model';
 import type { LiveReload } from '../dev/live-reload';
 import type { DocumentPipeline } from '../pipeline';
 import type { Node } from './openapi/schemas';
+import { languagePreferences } from './accept-language';
 
 const STUDIO_DIR = path.join(projectRoot(), 'studio');
 
@@ -64,7 +65,7 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
       ...(body.theme ? { theme: body.theme } : {}),
       ...(body.page_size ? { page_size: body.page_size } : {}),
     };
-    return pipeline.prepare(doc, pipeline.locale(body.lang));
+    return pipeline.prepare(doc, pipeline.locale(languagePreferences(body.lang)));
   };
 
   const shown = Object.fromEntries(
@@ -75,7 +76,7 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
       types: DOCUMENT_TYPES,
       themes: pipeline.assets.html.themes,
       // One per catalogue in locales/, as the tag the service formats with (`fr` → `fr-FR`).
-      languages: pipeline.assets.catalogues.languages.map((language) => pipeline.locale(language).tag),
+      languages: pipeline.assets.catalogues.languages.map((language) => pipeline.locale([language]).tag),
       pageSizes: Object.keys(PAPER),
       paper: PAPER,
       printerMargin: PRINTER_MARGIN,

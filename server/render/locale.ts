@@ -1,11 +1,12 @@
-// Accept-Language negotiation (docs/decisions.md §3): RFC 9110 q-values, the best supported language wins, formatting keeps
-// the full tag the client sent, anything unusable falls back to en-US. Never throws: a bad header is not a client error.
+// The locale a document is made in, chosen from the client's language preferences (docs/decisions.md §3; read from
+// Accept-Language by http/accept-language.ts): the most preferred supported language wins, formatting keeps the full
+// tag the client sent, anything unusable falls back to en-US. Never throws: preferring nothing usable is not an error.
 import type { QrBillLanguage } from './qr-bill-labels';
 
 export interface Locale {
   /** The catalogue used for labels: `en`, `fr`, … */
   language: string;
-  /** The BCP 47 tag used for numbers, money and dates, and sent back as Content-Language. */
+  /** The BCP 47 tag used for numbers, money and dates, and named with the document it was made in. */
   tag: string;
   /** The Swiss QR-bill's language when the client prefers German, French or Italian to English among the four
    * languages the bill has (absent: English), whatever the document's own language. */
@@ -23,29 +24,15 @@ function canonical(tag: string): string | undefined {
   }
 }
 
+/** A client's language tags (BCP 47 ranges, `*` for any), most preferred first. */
+export type LanguagePreferences = readonly string[];
+
 /**
  * `defaultTags`: the languages there are catalogues for, each with the regional tag used when a client names only the
  * language (`fr` → `fr-FR`; from each catalogue's locale.default_tag).
  */
-export function negotiateLocale(header: string | undefined, defaultTags: Readonly<Record<string, string>>): Locale {
-  if (!header) return DEFAULT_LOCALE;
-  const ranges: { tag: string; q: number; order: number }[] = [];
-  header.split(',').forEach((part, order) => {
-    const [rawTag, ...params] = part.trim().split(';');
-    const tag = (rawTag ?? '').trim();
-    if (!tag) return;
-    let q = 1;
-    for (const p of params) {
-      if (!/^\s*q\s*=/i.test(p)) continue;
-      // A malformed weight makes the whole entry malformed: it is skipped, not taken at full weight.
-      const m = /^\s*q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/i.exec(p);
-      q = m ? Number(m[1]) : NaN;
-    }
-    if (!Number.isFinite(q) || q <= 0 || q > 1) return;
-    ranges.push({ tag, q, order });
-  });
-  ranges.sort((a, b) => b.q - a.q || a.order - b.order);
-  for (const { tag } of ranges) {
+export function negotiateLocale(preferences: LanguagePreferences, defaultTags: Readonly<Record<string, string>>): Locale {
+  for (const tag of preferences) {
     if (tag === '*') return DEFAULT_LOCALE;
     const full = canonical(tag);
     if (!full) continue;

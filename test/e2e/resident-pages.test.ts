@@ -129,7 +129,7 @@ describe('resident pages (one page, documents one after another)', function () {
 
   it('each prints exactly as it does written whole on a page (same text, same pixels)', async function () {
     for (const [name, doc] of Object.entries({ BRAVO, CHARLIE, DELTA })) {
-      const prepared = service.pipeline.prepare(structuredClone(doc), service.pipeline.locale(undefined));
+      const prepared = service.pipeline.prepare(structuredClone(doc), service.pipeline.locale());
       const html = await service.pipeline.renderHtml(prepared);
       const whole = await service.pdf.render(html.html, { format: prepared.doc.page_size });
       expect(pdfText(pdfs[name]!), name).to.equal(pdfText(whole));

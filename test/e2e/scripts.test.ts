@@ -62,7 +62,7 @@ describe('scripts: every major script has its font', function () {
     const pipeline = service.pipeline;
     const prepared = pipeline.prepare(
       { from: 'Northwind Traders', to: 'Contoso', items: [{ name: line, quantity: 1, unit_cost: 10 }], ...extra },
-      pipeline.locale('en-US'),
+      pipeline.locale(['en-US']),
     );
     return pipeline.renderPdf(prepared);
   }

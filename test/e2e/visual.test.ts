@@ -15,7 +15,7 @@ const example = (type: string) =>
   JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
 
 async function render(pipeline: DocumentPipeline, type: string, theme: string): Promise<Buffer> {
-  const { pdf } = await pipeline.renderPdf(pipeline.prepare({ ...example(type), theme }, pipeline.locale('en-US')));
+  const { pdf } = await pipeline.renderPdf(pipeline.prepare({ ...example(type), theme }, pipeline.locale(['en-US'])));
   return pdfToPng(pdf);
 }
 

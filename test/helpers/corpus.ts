@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../server/config';
 import type { DocumentPipeline } from '../../server/pipeline';
+import { languagePreferences } from '../../server/http/accept-language';
 
 export const CORPUS_DIR = path.join(projectRoot(), 'test', 'fixtures', 'corpus');
 
@@ -44,7 +45,7 @@ export async function renderCorpus(
   doc: CorpusDocument,
   theme: string,
 ): Promise<{ html: string; pdf: Uint8Array }> {
-  const prepared = pipeline.prepare({ ...doc.body, theme }, pipeline.locale(doc.acceptLanguage));
+  const prepared = pipeline.prepare({ ...doc.body, theme }, pipeline.locale(languagePreferences(doc.acceptLanguage)));
   const { pdf, html } = await pipeline.renderPdf(prepared);
   return { html: html.html, pdf };
 }

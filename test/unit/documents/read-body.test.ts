@@ -5,7 +5,7 @@ import { DomainError } from '../../../server/errors';
 import { parseBody } from '../../../server/documents/parse-body';
 import { readBody } from '../../../server/documents/read-body';
 
-const FORM = 'application/x-www-form-urlencoded';
+const FORM = 'form';
 const LIMITS = { maxItems: 1000, maxValues: 12450 };
 const bigForm = (items: number) =>
   Buffer.from(

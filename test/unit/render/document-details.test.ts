@@ -8,6 +8,7 @@ import { loadConfig, projectRoot } from '../../../server/config';
 import { validateDocument } from '../../../server/documents/validate';
 import { computeTotals } from '../../../server/money/totals';
 import { negotiateLocale } from '../../../server/render/locale';
+import { languagePreferences } from '../../../server/http/accept-language';
 import { buildView, type DocumentView } from '../../../server/render/view-model';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -21,7 +22,7 @@ describe('document view: dates of supply, preceding invoices, payee', function (
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme GmbH', to: 'Client', items: [{ name: 'a', unit_cost: 1 }], ...body });
-    const locale = negotiateLocale(acceptLanguage, assets.catalogues.defaultTags);
+    const locale = negotiateLocale(languagePreferences(acceptLanguage), assets.catalogues.defaultTags);
     return buildView(doc, computeTotals(doc), { catalogues: assets.catalogues, locale, timeZone: 'UTC', now: NOW });
   }
   const details = (v: DocumentView) => v.details.map((d) => [plain(d.label), plain(d.value)]);

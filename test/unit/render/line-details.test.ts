@@ -8,6 +8,7 @@ import { loadConfig, projectRoot } from '../../../server/config';
 import { validateDocument } from '../../../server/documents/validate';
 import { computeTotals, Decimal, type LineAdjustment, type Totals } from '../../../server/money/totals';
 import { negotiateLocale } from '../../../server/render/locale';
+import { languagePreferences } from '../../../server/http/accept-language';
 import { buildView, type DocumentView } from '../../../server/render/view-model';
 
 const plain = (t: string) => t.replace(/\s/g, ' ');
@@ -19,7 +20,7 @@ describe('document view: units, line details, line allowances and charges', func
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string, edit?: (totals: Totals) => void): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme GmbH', to: 'Client', currency: 'EUR', ...body });
-    const locale = negotiateLocale(acceptLanguage, assets.catalogues.defaultTags);
+    const locale = negotiateLocale(languagePreferences(acceptLanguage), assets.catalogues.defaultTags);
     const totals = computeTotals(doc);
     edit?.(totals);
     return buildView(doc, totals, { catalogues: assets.catalogues, locale, timeZone: 'UTC' });

@@ -29,7 +29,7 @@ describe('a received e-invoice as the page prints it', function () {
     assets = loadAssets(projectRoot(), loadConfig({}).limits);
   });
   function page(invoice: EInvoice, tag = 'en-GB', check: ReceivedCheck = CHECK): ReceivedPage {
-    const locale = negotiateLocale(tag, assets.catalogues.defaultTags);
+    const locale = negotiateLocale([tag], assets.catalogues.defaultTags);
     return receivedView(invoice, check, { catalogues: assets.catalogues, locale, timeZone: 'UTC' }, { theme: 'slate', pageSize: 'a4' });
   }
   const section = (p: ReceivedPage, key: string) =>

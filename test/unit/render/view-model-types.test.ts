@@ -7,6 +7,7 @@ import { loadConfig, projectRoot } from '../../../server/config';
 import { validateDocument } from '../../../server/documents/validate';
 import { computeTotals } from '../../../server/money/totals';
 import { negotiateLocale } from '../../../server/render/locale';
+import { languagePreferences } from '../../../server/http/accept-language';
 import { buildView, type DocumentView } from '../../../server/render/view-model';
 
 describe('document view: columns and totals per type', function () {
@@ -16,7 +17,7 @@ describe('document view: columns and totals per type', function () {
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme Corp', to: 'Client', date: '2024-03-31', ...body });
-    const locale = negotiateLocale(acceptLanguage, assets.catalogues.defaultTags);
+    const locale = negotiateLocale(languagePreferences(acceptLanguage), assets.catalogues.defaultTags);
     return buildView(doc, computeTotals(doc), { catalogues: assets.catalogues, locale, timeZone: 'UTC' });
   }
   const columns = (v: DocumentView) => v.columns.map((c) => `${c.key}:${c.label}`);

@@ -8,6 +8,7 @@ import { loadConfig, projectRoot } from '../../../server/config';
 import { validateDocument } from '../../../server/documents/validate';
 import { computeTotals } from '../../../server/money/totals';
 import { negotiateLocale } from '../../../server/render/locale';
+import { languagePreferences } from '../../../server/http/accept-language';
 import { buildView, CUSTOM_FIELDS_IN_DETAILS, type DocumentView } from '../../../server/render/view-model';
 
 /** 23:30 UTC on 23 November: already the 24th in Tokyo. */
@@ -20,7 +21,7 @@ describe('document view: invoices', function () {
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string, logoDataUri?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme Corp', to: 'Client', ...body });
-    const locale = negotiateLocale(acceptLanguage, assets.catalogues.defaultTags);
+    const locale = negotiateLocale(languagePreferences(acceptLanguage), assets.catalogues.defaultTags);
     return buildView(doc, computeTotals(doc), { catalogues: assets.catalogues, locale, timeZone: 'Asia/Tokyo', now: NOW, logoDataUri });
   }
   const totals = (v: DocumentView) => v.totals.map((t) => [t.label, t.value, t.strong ?? null]);
