@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import type { PrintDocument } from '../pdf/renderer';
-import type { FontSet } from './fonts';
+import type { FontSet, PageFonts } from './fonts';
 import { blockLanguage } from './script-language';
 import type { DocumentView } from './view-model';
 
@@ -75,88 +75,28 @@ export function loadHtmlRenderer(opts: {
   fonts: FontSet;
 }): HtmlRenderer {
   const problems: string[] = [];
-  const hbs = Handlebars.create();
-  // `{{langOf text}}` after a block's other attributes: ` lang="…"` when the text is in another script than the
-  // document's language (script-language.ts), so that the tagged PDF marks the block's language.
-  hbs.registerHelper('langOf', (text: unknown, options: Handlebars.HelperOptions) => {
-    const lang = blockLanguage(String(text ?? ''), String((options.data as { root: { view: DocumentView } }).root.view.lang));
-    return lang ? new hbs.SafeString(` lang="${lang}"`) : '';
-  });
-  const compile = (name: string, source: string | undefined): HandlebarsTemplateDelegate | undefined => {
-    if (source === undefined) {
-      problems.push(`${name} is missing`);
-      return undefined;
-    }
-    try {
-      // precompile parses now: Handlebars' compile() would only report a syntax error at the first render.
-      hbs.precompile(source);
-      return hbs.compile(source, { preventIndent: true });
-    } catch (err) {
-      problems.push(`${name}: ${(err as Error).message}`);
-      return undefined;
-    }
-  };
-  const partials = readAll(path.join(opts.templatesDir, 'partials'), '.hbs', problems);
-  for (const [name, source] of partials) {
-    try {
-      hbs.precompile(source);
-      hbs.registerPartial(name, source);
-    } catch (err) {
-      problems.push(`partials/${name}.hbs: ${(err as Error).message}`);
-    }
-  }
-  const top = readAll(opts.templatesDir, '.hbs', problems);
-  const [pageTemplate, bodyTemplate, styleTemplate] = ['document', 'body', 'document-style'].map((name) => {
-    for (const used of (top.get(name) ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
-      if (!partials.has(used[1]!))
-        problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
-    }
-    return compile(`templates/${name}.hbs`, top.get(name));
-  });
-
-  const css = readAll(opts.themesDir, '.css', problems);
-  const base = css.get('base');
-  if (base === undefined) problems.push(`themes/base.css is missing`);
-  const themeCss = new Map<string, string>();
-  for (const theme of opts.themes) {
-    const own = css.get(theme);
-    if (own === undefined) problems.push(`themes/${theme}.css is missing (the schema offers theme "${theme}")`);
-    else themeCss.set(theme, `${base}\n${own}`);
-  }
+  const templates = loadTemplates(opts.templatesDir, problems);
+  const themeCss = loadThemes(opts.themesDir, opts.themes, problems);
   if (problems.length > 0) throw new TemplateLoadError(problems);
+  const { page, body, style } = templates as Required<TemplateSet>;
 
-  // Each theme's frame: the whole page with no document in it, made once. Its key names its content, not only its
-  // theme: pages keep a frame across a reload of the data files (development) or another set of them (tests).
-  const frames = new Map(
-    [...themeCss].map(([theme, css]) => {
-      const html = pageTemplate!({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', bodyClass: '', body: '' });
-      return [theme, { key: `${theme}:${createHash('sha256').update(html).digest('base64url').slice(0, 16)}`, html }];
-    }),
-  );
+  const frames = themeFrames(themeCss, page);
   const whole = (parts: PrintDocument, theme: string): string =>
-    pageTemplate!({ ...parts, themeCss: themeCss.get(theme), documentCss: parts.css, fontCss: parts.fonts.map((f) => f.css).join('\n') });
+    page({ ...parts, themeCss: themeCss.get(theme), documentCss: parts.css, fontCss: parts.fonts.map((f) => f.css).join('\n') });
 
   return {
     themes: opts.themes,
     render(view, theme) {
-      const texts: string[] = [];
-      collectText(view, texts);
-      let only: { use: string; text: string } | undefined;
-      if (view.qrBill) {
-        const billTexts: string[] = [];
-        collectText(view.qrBill, billTexts);
-        only = { use: 'qr-bill', text: billTexts.join('') };
-      }
-      const fonts = opts.fonts.forText(texts.join(''), only);
+      const fonts = fontsFor(view, opts.fonts);
       const parts: PrintDocument = {
         frame: frames.get(theme)!,
         lang: view.lang,
         title: view.title,
         author: view.author,
-        css: styleTemplate!({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf), qrBill: view.qrBill !== undefined }),
+        css: style({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf), qrBill: view.qrBill !== undefined }),
         fonts: fonts.faces,
         bodyClass: `doc doc--${view.type}`,
-        body: bodyTemplate!({ view }),
+        body: body({ view }),
       };
       let html: string | undefined;
       return {
@@ -169,4 +109,98 @@ export function loadHtmlRenderer(opts: {
       };
     },
   };
+}
+
+/** The three top-level templates: the page (document.hbs), its body and the document's own style. */
+interface TemplateSet {
+  page?: HandlebarsTemplateDelegate;
+  body?: HandlebarsTemplateDelegate;
+  style?: HandlebarsTemplateDelegate;
+}
+
+/** The partials registered and the top-level templates compiled in a Handlebars of their own; problems listed. */
+function loadTemplates(templatesDir: string, problems: string[]): TemplateSet {
+  const hbs = Handlebars.create();
+  // `{{langOf text}}` after a block's other attributes: ` lang="…"` when the text is in another script than the
+  // document's language (script-language.ts), so that the tagged PDF marks the block's language.
+  hbs.registerHelper('langOf', (text: unknown, options: Handlebars.HelperOptions) => {
+    const lang = blockLanguage(String(text ?? ''), String((options.data as { root: { view: DocumentView } }).root.view.lang));
+    return lang ? new hbs.SafeString(` lang="${lang}"`) : '';
+  });
+  const partials = readAll(path.join(templatesDir, 'partials'), '.hbs', problems);
+  for (const [name, source] of partials) {
+    try {
+      hbs.precompile(source);
+      hbs.registerPartial(name, source);
+    } catch (err) {
+      problems.push(`partials/${name}.hbs: ${(err as Error).message}`);
+    }
+  }
+  const top = readAll(templatesDir, '.hbs', problems);
+  const [page, body, style] = ['document', 'body', 'document-style'].map((name) => {
+    for (const used of (top.get(name) ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
+      if (!partials.has(used[1]!))
+        problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
+    }
+    return compile(hbs, `templates/${name}.hbs`, top.get(name), problems);
+  });
+  return { page, body, style };
+}
+
+function compile(
+  hbs: typeof Handlebars,
+  name: string,
+  source: string | undefined,
+  problems: string[],
+): HandlebarsTemplateDelegate | undefined {
+  if (source === undefined) {
+    problems.push(`${name} is missing`);
+    return undefined;
+  }
+  try {
+    // precompile parses now: Handlebars' compile() would only report a syntax error at the first render.
+    hbs.precompile(source);
+    return hbs.compile(source, { preventIndent: true });
+  } catch (err) {
+    problems.push(`${name}: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Each theme's whole style: themes/base.css followed by its own file. */
+function loadThemes(themesDir: string, themes: readonly string[], problems: string[]): Map<string, string> {
+  const css = readAll(themesDir, '.css', problems);
+  const base = css.get('base');
+  if (base === undefined) problems.push(`themes/base.css is missing`);
+  const themeCss = new Map<string, string>();
+  for (const theme of themes) {
+    const own = css.get(theme);
+    if (own === undefined) problems.push(`themes/${theme}.css is missing (the schema offers theme "${theme}")`);
+    else themeCss.set(theme, `${base}\n${own}`);
+  }
+  return themeCss;
+}
+
+/** Each theme's frame: the whole page with no document in it, made once. Its key names its content, not only its
+ * theme: pages keep a frame across a reload of the data files (development) or another set of them (tests). */
+function themeFrames(themeCss: ReadonlyMap<string, string>, page: HandlebarsTemplateDelegate): Map<string, PrintDocument['frame']> {
+  return new Map(
+    [...themeCss].map(([theme, css]) => {
+      const html = page({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', bodyClass: '', body: '' });
+      return [theme, { key: `${theme}:${createHash('sha256').update(html).digest('base64url').slice(0, 16)}`, html }];
+    }),
+  );
+}
+
+/** The font faces and stack for every text of the view; the QR-bill's texts also in its own family. */
+function fontsFor(view: DocumentView, fonts: FontSet): PageFonts {
+  const texts: string[] = [];
+  collectText(view, texts);
+  let only: { use: string; text: string } | undefined;
+  if (view.qrBill) {
+    const billTexts: string[] = [];
+    collectText(view.qrBill, billTexts);
+    only = { use: 'qr-bill', text: billTexts.join('') };
+  }
+  return fonts.forText(texts.join(''), only);
 }
