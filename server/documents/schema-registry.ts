@@ -123,9 +123,9 @@ function createAjv(codes: CodeLists): Ajv {
   return ajv;
 }
 
-/** `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder. */
-export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): SchemaRegistry {
-  const problems: string[] = [];
+/** The schema files of `dir` by name, with the configured limits; a file that cannot be read or parsed is noted in
+ * `problems`, a folder that cannot be read stops start-up. */
+function readSchemaFiles(dir: string, limits: Limits, problems: string[]): Map<string, SchemaNode> {
   const raw = new Map<string, SchemaNode>();
   let files: string[];
   try {
@@ -143,15 +143,22 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
       problems.push(`${file}: ${messageOf(err)}`);
     }
   }
-  let codeLists = codes;
-  if (!codeLists) {
-    try {
-      codeLists = loadCodeLists(path.join(dir, '..', 'codes', 'en16931.json'));
-    } catch (err) {
-      throw new SchemaLoadError([...problems, ...((err as { problems?: string[] }).problems ?? [messageOf(err)])]);
-    }
+  return raw;
+}
+
+/** `codes` when given, else codes/en16931.json beside the schema folder; unreadable, it stops start-up with the
+ * problems found so far. */
+function codeListsFor(dir: string, codes: CodeLists | undefined, problems: string[]): CodeLists {
+  if (codes) return codes;
+  try {
+    return loadCodeLists(path.join(dir, '..', 'codes', 'en16931.json'));
+  } catch (err) {
+    throw new SchemaLoadError([...problems, ...((err as { problems?: string[] }).problems ?? [messageOf(err)])]);
   }
-  const ajv = createAjv(codeLists);
+}
+
+/** common.json (the definitions every type's schema refers to) added to `ajv`; missing or refused, noted in `problems`. */
+function addCommon(ajv: Ajv, raw: ReadonlyMap<string, SchemaNode>, dir: string, problems: string[]): SchemaNode | undefined {
   const common = raw.get('common');
   if (!common) problems.push(`common.json is missing from ${dir}`);
   else {
@@ -161,46 +168,81 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
       problems.push(`common.json: ${messageOf(err)}`);
     }
   }
-  const definitions = child(common, 'definitions');
-  const documentDef = child(definitions, 'document');
-  const shared = [...Object.keys(child(documentDef, 'properties')), ...Object.keys(child(child(definitions, 'labels'), 'properties'))];
+  return common;
+}
 
-  const isNumber = (node: unknown, depth = 0): boolean => {
-    if (!isNode(node) || depth > 8) return false;
-    const ref = node.$ref;
-    if (typeof ref === 'string') return isNumber(definitions[ref.slice(ref.lastIndexOf('/') + 1)], depth + 1);
-    return node.type === 'number' || node.type === 'integer';
-  };
-  const numbersOf = (props: SchemaNode): string[] =>
-    Object.entries(props)
-      .filter(([, node]) => isNumber(node))
-      .map(([name]) => name);
-  const documentNumbers = new Set(numbersOf(child(documentDef, 'properties')));
-  const itemNumbers = new Set(numbersOf(child(child(definitions, 'lineItem'), 'properties')));
-  const shape = emptyShape();
-  addProperties(shape, child(documentDef, 'properties'), definitions);
+/** Whether a schema node is a number, following its `$ref` into `definitions` (at most 8 deep). */
+function isNumber(node: unknown, definitions: SchemaNode, depth = 0): boolean {
+  if (!isNode(node) || depth > 8) return false;
+  const ref = node.$ref;
+  if (typeof ref === 'string') return isNumber(definitions[ref.slice(ref.lastIndexOf('/') + 1)], definitions, depth + 1);
+  return node.type === 'number' || node.type === 'integer';
+}
 
+/** The names of the properties in `props` that are numbers. */
+function numbersOf(props: SchemaNode, definitions: SchemaNode): string[] {
+  return Object.entries(props)
+    .filter(([, node]) => isNumber(node, definitions))
+    .map(([name]) => name);
+}
+
+/** What compiling the document types reads and adds to. */
+interface TypeCompilation {
+  ajv: Ajv;
+  raw: ReadonlyMap<string, SchemaNode>;
+  definitions: SchemaNode;
+  /** Top-level fields every type accepts (the common document's and labels' properties). */
+  shared: readonly string[];
+  /** Filled with each type's own numbers. */
+  documentNumbers: Set<string>;
+  shape: NumericShape;
+}
+
+/** One type's schema compiled (inlined), its own numbers added to `documentNumbers` and `shape`. */
+function compileType(type: DocumentType, schema: SchemaNode, c: TypeCompilation): TypeSchema {
+  // Compiled inlined (schema-inline.ts): errors are then collected in linear time.
+  const inlined = inlineRefs(schema, fileResolver(c.raw));
+  const validate = c.ajv.compile<DocumentBody>(inlined);
+  const own = child(schema, 'properties');
+  for (const name of numbersOf(own, c.definitions)) c.documentNumbers.add(name);
+  addProperties(c.shape, own, c.definitions);
+  const refused = new Set(Object.keys(own).filter((k) => child(own, k).notAccepted === true));
+  const accepted = new Set([...c.shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
+  return { type, validate, accepted, lists: listBoundsOf(inlined) };
+}
+
+/** Every document type's schema compiled; a missing or broken one noted in `problems`. */
+function compileTypes(c: TypeCompilation, dir: string, problems: string[]): Map<DocumentType, TypeSchema> {
   const types = new Map<DocumentType, TypeSchema>();
   for (const type of DOCUMENT_TYPES) {
-    const schema = raw.get(type);
+    const schema = c.raw.get(type);
     if (!schema) {
       problems.push(`${type}.json is missing from ${dir} (one schema file per document type)`);
       continue;
     }
     try {
-      // Compiled inlined (schema-inline.ts): errors are then collected in linear time.
-      const inlined = inlineRefs(schema, fileResolver(raw));
-      const validate = ajv.compile<DocumentBody>(inlined);
-      const own = child(schema, 'properties');
-      for (const name of numbersOf(own)) documentNumbers.add(name);
-      addProperties(shape, own, definitions);
-      const refused = new Set(Object.keys(own).filter((k) => child(own, k).notAccepted === true));
-      const accepted = new Set([...shared, ...Object.keys(own)].filter((k) => !refused.has(k)));
-      types.set(type, { type, validate, accepted, lists: listBoundsOf(inlined) });
+      types.set(type, compileType(type, schema, c));
     } catch (err) {
       problems.push(`${type}.json: ${messageOf(err)}`);
     }
   }
+  return types;
+}
+
+/** `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder. */
+export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): SchemaRegistry {
+  const problems: string[] = [];
+  const raw = readSchemaFiles(dir, limits, problems);
+  const ajv = createAjv(codeListsFor(dir, codes, problems));
+  const common = addCommon(ajv, raw, dir, problems);
+  const definitions = child(common, 'definitions');
+  const documentDef = child(definitions, 'document');
+  const shared = [...Object.keys(child(documentDef, 'properties')), ...Object.keys(child(child(definitions, 'labels'), 'properties'))];
+  const documentNumbers = new Set(numbersOf(child(documentDef, 'properties'), definitions));
+  const itemNumbers = new Set(numbersOf(child(child(definitions, 'lineItem'), 'properties'), definitions));
+  const shape = emptyShape();
+  addProperties(shape, child(documentDef, 'properties'), definitions);
+  const types = compileTypes({ ajv, raw, definitions, shared, documentNumbers, shape }, dir, problems);
   if (problems.length > 0) throw new SchemaLoadError(problems);
   return {
     get(type) {
