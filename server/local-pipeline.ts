@@ -2,7 +2,7 @@
 // one Chromium page set, the project's data files, the XSD validator when an e-invoice is wanted, and the official
 // rule sets when a received one is read. Same modules as the service.
 import { loadConfig, projectRoot, type Config } from './config';
-import { BrowserPool } from './pdf/browser-pool';
+import { startBrowserPool } from './browser-setup';
 import { loadAssets } from './assets';
 import { PdfSigning } from './pdf-signing';
 import { DocumentPipeline } from './pipeline';
@@ -22,19 +22,18 @@ export async function openLocalPipeline(
   opts: { concurrency?: number; eInvoice?: boolean; received?: boolean } = {},
 ): Promise<LocalPipeline> {
   const config = loadConfig({ ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' });
-  const pool = new BrowserPool({
-    executablePath: config.chromiumPath,
-    sandbox: config.chromiumSandbox,
+  // One user's files, one at a time by default: no queue bound worth refusing over, a slow machine's time, one browser
+  // for the run and no renderer memory limit.
+  const pool = await startBrowserPool(config, {
     concurrency: opts.concurrency ?? 1,
     queueLimit: 1000,
     timeoutMs: Math.max(config.renderTimeoutMs, 60000),
     maxRendersPerBrowser: 0,
-    maxRendersPerPage: config.pageMaxRenders,
+    rendererMaxRssMiB: 0,
   });
   let xsd: XsdValidatorRef | undefined;
   let rules: RulesPoolRef | undefined;
   try {
-    await pool.start();
     xsd = opts.eInvoice || opts.received ? acquireXsdValidator(config) : undefined;
     rules = opts.received ? acquireRulesPool(config) : undefined;
     await Promise.all([xsd?.validator.ready(), rules?.pool.ready()]);

@@ -1,7 +1,6 @@
 // Assembles the running service from its parts: config → assets → key store → browser pool → HTTP server.
 // Used by main.ts and by the tests (which start it on port 0 with their own store), so both run the same wiring.
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
 import type { Logger } from 'pino';
 import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
@@ -14,9 +13,10 @@ import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
 import { guardStore } from './keys/store-guard';
 import { Quota } from './quota/quota';
-import { clientErrorHandler } from './http/client-errors';
+import { listen } from './http/server';
 import { createLogger } from './logger';
-import { BrowserPool, type PdfRenderer } from './pdf/browser-pool';
+import type { PdfRenderer } from './pdf/browser-pool';
+import { startBrowserPool } from './browser-setup';
 import { loadAssets } from './assets';
 import { PdfSigning } from './pdf-signing';
 import { DocumentPipeline } from './pipeline';
@@ -61,31 +61,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // While PDFs print, the rule checkers are held (print-first.ts).
   const printFirst = new PrintFirst({ maxPauseMs: config.rulesHoldMs });
   if (!pdf) {
-    const pool = new BrowserPool({
-      executablePath: config.chromiumPath,
-      sandbox: config.chromiumSandbox,
-      concurrency: config.renderConcurrency,
-      queueLimit: config.renderQueueLimit,
-      timeoutMs: config.renderTimeoutMs,
-      maxRendersPerBrowser: config.browserMaxRenders,
-      maxRendersPerPage: config.pageMaxRenders,
-      rendererMaxRssMiB: config.rendererMaxRssMiB,
-      onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
-      onRender: (wait, render) => metrics.observeRender(wait, render),
-      onPrinting: (printing) => printFirst.setPrinting(printing),
-    });
     try {
-      await pool.start();
+      pdf = await startBrowserPool(config, {
+        onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
+        onRender: (wait, render) => metrics.observeRender(wait, render),
+        onPrinting: (printing) => printFirst.setPrinting(printing),
+      });
     } catch (err) {
       await keys.close();
-      throw new Error(
-        `Chromium could not be started from ${config.chromiumPath} (set CHROMIUM_PATH, or run scripts/install-system.sh): ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
+      throw err;
     }
-    pdf = pool;
   }
   let xsd: XsdValidatorRef | undefined;
   let rules: RulesPoolRef | undefined;
@@ -96,7 +81,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     if (config.rulesRequired || !rulesAbsent(config.rulesDir)) {
       rules = acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
     } else {
-      logger.warn({ rulesDir: config.rulesDir }, 'no official rule sets installed: received e-invoices are answered 503 (set RULES_DIR)');
+      logger.warn(
+        { rulesDir: config.rulesDir },
+        'no official rule sets installed: received e-invoices are answered rules_unavailable (set RULES_DIR)',
+      );
     }
     await Promise.all([xsd.validator.ready(), rules?.pool.ready()]);
   } catch (err) {
@@ -143,75 +131,26 @@ export async function startService(config: Config, options: StartOptions = {}): 
     poolStats: () => pdf.liveStats?.() ?? pdf.stats(),
     signing: signing && (() => signing.status()),
   });
-  // A body that trickles or never ends is cut off (408) instead of holding a socket: renders only start once a whole
-  // body has arrived, so such a client never holds a page, but it must not hold memory and a socket forever either.
-  // Node checks these timeouts on an interval (30 s by default); check often enough to honour short limits.
-  const server = http.createServer(
-    {
-      requestTimeout: config.requestTimeoutMs,
-      headersTimeout: Math.min(config.requestTimeoutMs, 20_000),
-      keepAliveTimeout: 65_000,
-      connectionsCheckingInterval: 1000,
-    },
-    app,
-  );
-  server.on('clientError', clientErrorHandler(logger, config.requestTimeoutMs));
-  const unused = unusedConnections(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const served = await listen(app, config, logger);
   return {
-    url: `http://${host}:${port}`,
-    port,
-    server,
+    url: served.url,
+    port: served.port,
+    server: served.server,
     keys,
     quota,
     pdf,
     pipeline,
     logger,
     async close() {
-      // Stop accepting, let the requests in flight finish, and drop each keep-alive connection as soon as it idles
-      // (server.close() alone would wait for the clients' keep-alive timeout).
+      // Stop accepting and let the requests in flight finish, then stop what they used.
       studio?.close();
-      await new Promise<void>((resolve) => {
-        const sweep = setInterval(() => {
-          server.closeIdleConnections();
-          unused.destroy();
-        }, 50);
-        server.close(() => {
-          clearInterval(sweep);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      await served.close();
       reload?.close();
       await pdf.close();
       printFirst.close();
       await rules?.release();
       await xsd.release();
       await keys.close();
-    },
-  };
-}
-
-/**
- * The connections that have not sent a request yet (a client's spare socket, opened ahead): closeIdleConnections
- * leaves them, and Node's header timeout may not start before their first byte, so a shutdown would wait for them.
- */
-function unusedConnections(server: http.Server): { destroy(): void } {
-  const open = new Set<Socket>();
-  const used = new WeakSet<Socket>();
-  server.on('connection', (socket: Socket) => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
-  server.on('request', (req: http.IncomingMessage) => used.add(req.socket));
-  return {
-    destroy() {
-      for (const socket of open) if (!used.has(socket)) socket.destroy();
     },
   };
 }
