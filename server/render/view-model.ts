@@ -1,15 +1,18 @@
 // The document as the templates see it: labels resolved (request title > localized per-type default > shared
 // default), every value formatted for the locale, the per-type columns and total lines chosen (docs/decisions.md §2, §3, §7).
 // Plain data, no HTML: the templates do the markup and Handlebars does the escaping. Must not compute money.
-import type { DocumentRequest, LabelKey } from '../documents/model';
+import type { DocumentRequest, DocumentType, LabelKey } from '../documents/model';
 import type { Totals, Decimal } from '../money/totals';
 import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
 import { adjustmentLines, type AdjustmentLabelKey } from './adjustment-lines';
 import { payeeDetails, precedingInvoiceDetails, supplyDetails, type DetailLabelKey } from './document-details';
-import { adjustmentRows } from './line-adjustments';
-import { lineContext, lineDetails, quantityWithUnit } from './line-details';
+import type { LayoutOf } from './document-layout';
+import { packingSlipLayout } from './layout-packing-slip';
+import { pricedLayout, timesheetLayout } from './layout-priced';
+import { statementLayout } from './layout-statement';
+import { lineContext, type LineContext } from './line-details';
 import { printable } from './printable-text';
 import { qrDrawing } from '../payments/qr';
 import type { PaymentCode } from '../payments/request';
@@ -136,151 +139,43 @@ export function labelFor(
   return (doc.labels as Record<string, string | undefined>)[key] ?? catalogues.label(language, doc.type, key);
 }
 
+/** Each type's layout (docs/decisions.md §2): the statement, the packing slip, the timesheet, and the documents that
+ * price their lines. */
+const LAYOUTS: Readonly<Record<DocumentType, LayoutOf>> = {
+  invoice: pricedLayout,
+  receipt: pricedLayout,
+  credit_note: pricedLayout,
+  quote: pricedLayout,
+  estimate: pricedLayout,
+  proforma_invoice: pricedLayout,
+  purchase_order: pricedLayout,
+  sales_order: pricedLayout,
+  work_order: pricedLayout,
+  statement: statementLayout,
+  timesheet: timesheetLayout,
+  packing_slip: packingSlipLayout,
+};
+
+/** The documents of a period, whose payment_terms is a date. */
+const DATED_TERMS: ReadonlySet<DocumentType> = new Set(['statement', 'timesheet']);
+
 export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext): DocumentView {
   const { catalogues, locale } = ctx;
   const lang = locale.language;
   const label = (key: ViewLabelKey): string => labelFor(doc, catalogues, lang, key);
   const fmt = new Formatter(locale.tag, totals.currency, totals.minorUnits);
-  const lineCtx = lineContext(fmt, label, catalogues, locale);
+  const line = lineContext(fmt, label, catalogues, locale);
   const money = (v: Decimal): string => fmt.formatMoney(v);
-  const qty = (v: Decimal): string => fmt.formatQuantity(v);
-  const isStatement = doc.type === 'statement';
-  const isTimesheet = doc.type === 'timesheet';
-  const isPackingSlip = doc.type === 'packing_slip';
-  const periodTypes = isStatement || isTimesheet;
+  const adjustments = (): TotalLine[] => {
+    const text = (key: 'rate_label' | 'tax_on', values: Record<string, string>) => catalogues.text(lang, key, values);
+    return adjustmentLines(totals, { fmt, label, text });
+  };
+  const { details, fields } = detailsOf(doc, ctx, label, line);
+  const { columns, rows, totals: totalLines, summary } = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments });
+  keepNumbersOnOneLine(columns, rows);
 
   const header = label('header');
   const fromLines = doc.from.split(/\r?\n/);
-  const details: LabelledValue[] = [];
-  details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now) });
-  details.push(...supplyDetails(doc, lineCtx));
-  if (doc.payment_terms) {
-    details.push({ label: label('payment_terms_title'), value: periodTypes ? fmt.formatDate(doc.payment_terms) : doc.payment_terms });
-  }
-  if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date) });
-  details.push(...payeeDetails(doc, lineCtx));
-  if (doc.purchase_order) details.push({ label: label('purchase_order_title'), value: doc.purchase_order });
-  details.push(...precedingInvoiceDetails(doc, lineCtx));
-  const customFields = doc.custom_fields.map((cf) => ({ label: cf.name, value: cf.value ?? '' }));
-  const ownBlock = customFields.length > CUSTOM_FIELDS_IN_DETAILS;
-  if (!ownBlock) details.push(...customFields);
-
-  const hasRates = totals.lines.some((l) => !l.unitCost.isZero());
-  const showMoney = !isPackingSlip && (!isTimesheet || hasRates);
-
-  // Columns and rows per type (docs/decisions.md §2).
-  let columns: Column[];
-  let rows: Cell[][];
-  const itemCell = (item: DocumentRequest['items'][number]): Cell => ({
-    text: item.name ?? item.description ?? '',
-    sub: item.name ? item.description : undefined,
-    details: lineDetails(item, lineCtx),
-    align: 'left',
-  });
-  if (isStatement) {
-    columns = [
-      { key: 'date', label: label('date_header'), align: 'left', width: 'date' },
-      { key: 'reference', label: label('reference_header'), align: 'left', width: 'ref' },
-      { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
-      { key: 'charges', label: label('charges_header'), align: 'right', width: 'money' },
-      { key: 'payments', label: label('payments_header'), align: 'right', width: 'money' },
-      { key: 'balance', label: label('amount_header'), align: 'right', width: 'money' },
-    ];
-    rows = doc.items.map((item, i) => {
-      const line = totals.lines[i]!;
-      return [
-        { text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true },
-        { text: item.reference ?? '', align: 'left' },
-        itemCell(item),
-        { text: line.amount.isZero() ? '' : money(line.amount), align: 'right' },
-        { text: line.payment.isZero() ? '' : money(line.payment), align: 'right' },
-        { text: money(line.runningBalance), align: 'right' },
-      ];
-    });
-  } else if (isPackingSlip) {
-    columns = [
-      { key: 'item', label: label('item_header'), align: 'left', width: 'ref' },
-      { key: 'description', label: label('description_header'), align: 'left', width: 'wide' },
-      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'qty' },
-    ];
-    rows = doc.items.map((item, i) => [
-      { text: item.name ?? '', align: 'left' },
-      { text: item.description ?? '', details: lineDetails(item, lineCtx), align: 'left' },
-      { text: quantityWithUnit(totals.lines[i]!.quantity, item.unit, lineCtx), align: 'right' },
-    ]);
-  } else {
-    columns = [];
-    if (isTimesheet) columns.push({ key: 'date', label: label('date_header'), align: 'left', width: 'date' });
-    columns.push(
-      { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
-      { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'qty' },
-    );
-    // Several VAT rates: each line says its own, so that each amount can be traced to its rate in the breakdown.
-    const lineRates = showMoney && totals.vat.perLine && totals.tax.rate === undefined ? lineRateTexts(totals, fmt) : undefined;
-    if (showMoney) {
-      columns.push({ key: 'rate', label: label('unit_cost_header'), align: 'right', width: 'money' });
-      if (lineRates) columns.push({ key: 'tax', label: label('tax_title'), align: 'right', width: 'qty' });
-      columns.push({ key: 'amount', label: label('amount_header'), align: 'right', width: 'money' });
-    }
-    rows = doc.items.flatMap((item, i) => {
-      const line = totals.lines[i]!;
-      const cells: Cell[] = [];
-      if (isTimesheet) cells.push({ text: item.date ? fmt.formatDate(item.date) : '', align: 'left', nowrap: true });
-      cells.push(itemCell(item), { text: quantityWithUnit(line.quantity, item.unit, lineCtx), align: 'right' });
-      if (showMoney) {
-        cells.push({ text: fmt.formatRate(line.unitCost), align: 'right' });
-        if (lineRates) cells.push({ text: lineRates[i]!, align: 'right' });
-        // Before its allowances and charges, which follow as sub-rows: the column adds up to the subtotal.
-        cells.push({ text: money(line.gross), align: 'right' });
-      }
-      return [cells, ...(showMoney ? adjustmentRows(line.adjustments, columns, lineCtx) : [])];
-    });
-  }
-
-  // Total lines: "null or zero is omitted"; Subtotal only when an adjustment line shows.
-  const totalsOut: TotalLine[] = [];
-  const adjustments = (): void => {
-    const text = (key: 'rate_label' | 'tax_on', values: Record<string, string>) => catalogues.text(lang, key, values);
-    totalsOut.push(...adjustmentLines(totals, { fmt, label, text }));
-  };
-  let summary: LabelledValue | undefined;
-  if (isPackingSlip) {
-    totalsOut.push({ label: label('total_quantity_title'), value: qty(totals.totalQuantity), strong: true });
-  } else if (isStatement) {
-    if (totals.show.amountPaid) totalsOut.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
-    totalsOut.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
-    adjustments();
-    if (totals.show.payments) totalsOut.push({ label: label('payments_title'), value: money(totals.payments) });
-    if (totals.show.rounding) totalsOut.push({ label: label('rounding_title'), value: money(totals.rounding) });
-    totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
-    summary = { label: label('balance_title'), value: money(totals.balance) };
-  } else {
-    if (isTimesheet) totalsOut.push({ label: label('subtotal_title'), value: qty(totals.totalQuantity), strong: !showMoney });
-    if (showMoney) {
-      if (totals.show.subtotal && !isTimesheet) totalsOut.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
-      adjustments();
-      // The amount due after a payment or a rounding (BT-114): Balance, after what it takes into account.
-      const due = totals.show.amountPaid || totals.show.rounding;
-      totalsOut.push({ label: label('total_title'), value: money(totals.total), strong: !due });
-      if (totals.show.amountPaid) totalsOut.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
-      if (totals.show.rounding) totalsOut.push({ label: label('rounding_title'), value: money(totals.rounding) });
-      if (due) totalsOut.push({ label: label('balance_title'), value: money(totals.balance), strong: true });
-    }
-    if (doc.type === 'invoice' || doc.type === 'credit_note') {
-      summary = { label: label('balance_title'), value: money(totals.balance) };
-    } else if (doc.type === 'receipt') {
-      summary = { label: label('amount_paid_title'), value: money(totals.amountPaid) };
-    } else if (showMoney) {
-      summary = { label: label('total_title'), value: money(totals.total) };
-    } else if (isTimesheet) {
-      summary = { label: label('subtotal_title'), value: qty(totals.totalQuantity) };
-    }
-  }
-
-  for (const column of columns) column.wrap = column.label.length > ONE_LINE_HEADING;
-  // Numbers are never wrapped (right-aligned cells are money, quantities and rates; dates say so themselves).
-  for (const cells of rows) for (const cell of cells) if (cell.align === 'right') cell.nowrap = true;
-
   const titleWord = titleCase(header, locale.tag);
   return printableView({
     type: doc.type,
@@ -291,34 +186,65 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     number: doc.number ? { label: label('number_title'), value: doc.number } : undefined,
     logo: ctx.logoDataUri,
     logoAlt: doc.logo_alt ?? catalogues.text(lang, 'logo_alt', { name: fromLines[0]!.trim() }),
-    paymentCode:
-      ctx.paymentCode && ctx.paymentCode.kind !== 'swiss_qr_bill'
-        ? paymentCodeView(ctx.paymentCode, catalogues.text, lang, money)
-        : undefined,
-    qrBill:
-      ctx.paymentCode?.bill &&
-      qrBillView(ctx.paymentCode.bill, ctx.paymentCode.payload, locale.qrBill ?? 'en', catalogues.qrBill(locale.qrBill ?? 'en')),
+    ...paymentParts(ctx, money),
     fromName: fromLines[0]!,
     fromRest: fromLines.slice(1).join('\n'),
     to: { title: label('to_title'), text: doc.to },
     shipTo: doc.ship_to ? { title: label('ship_to_title'), text: doc.ship_to } : undefined,
     details,
-    fields: ownBlock ? customFields : undefined,
+    fields,
     summary,
     columns,
     rows,
-    totals: totalsOut,
+    totals: totalLines,
     notes: doc.notes ? { title: label('notes_title'), text: doc.notes } : undefined,
     terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,
     pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
   });
 }
 
-/** Each line's VAT rate as printed, from its group (money/vat.ts). */
-function lineRateTexts(totals: Totals, fmt: Formatter): string[] {
-  const out: string[] = [];
-  for (const group of totals.vat.groups) for (const i of group.lines) out[i] = fmt.formatPercent(group.rate!);
-  return out;
+/** The details column (date, supply, terms, due date, payee, order, preceding invoices, a few custom fields) and the
+ * custom fields' own block when there are too many for it. */
+function detailsOf(
+  doc: DocumentRequest,
+  ctx: ViewContext,
+  label: (key: ViewLabelKey) => string,
+  line: LineContext,
+): Pick<DocumentView, 'details' | 'fields'> {
+  const { fmt } = line;
+  const details: LabelledValue[] = [];
+  details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now) });
+  details.push(...supplyDetails(doc, line));
+  if (doc.payment_terms) {
+    details.push({
+      label: label('payment_terms_title'),
+      value: DATED_TERMS.has(doc.type) ? fmt.formatDate(doc.payment_terms) : doc.payment_terms,
+    });
+  }
+  if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date) });
+  details.push(...payeeDetails(doc, line));
+  if (doc.purchase_order) details.push({ label: label('purchase_order_title'), value: doc.purchase_order });
+  details.push(...precedingInvoiceDetails(doc, line));
+  const customFields = doc.custom_fields.map((cf) => ({ label: cf.name, value: cf.value ?? '' }));
+  const ownBlock = customFields.length > CUSTOM_FIELDS_IN_DETAILS;
+  if (!ownBlock) details.push(...customFields);
+  return { details, fields: ownBlock ? customFields : undefined };
+}
+
+/** The payment code beside the totals, or the Swiss QR-bill at the foot of the last page. */
+function paymentParts(ctx: ViewContext, money: (v: Decimal) => string): Pick<DocumentView, 'paymentCode' | 'qrBill'> {
+  const { paymentCode: code, catalogues, locale } = ctx;
+  return {
+    paymentCode: code && code.kind !== 'swiss_qr_bill' ? paymentCodeView(code, catalogues.text, locale.language, money) : undefined,
+    qrBill: code?.bill && qrBillView(code.bill, code.payload, locale.qrBill ?? 'en', catalogues.qrBill(locale.qrBill ?? 'en')),
+  };
+}
+
+/** Numbers are never wrapped (right-aligned cells are money, quantities and rates; dates say so themselves), nor
+ * number headings up to a short phrase. */
+function keepNumbersOnOneLine(columns: Column[], rows: Cell[][]): void {
+  for (const column of columns) column.wrap = column.label.length > ONE_LINE_HEADING;
+  for (const cells of rows) for (const cell of cells) if (cell.align === 'right') cell.nowrap = true;
 }
 
 /** Every text of the view made printable (render/printable-text.ts); the logo's data: URI is left alone. */
