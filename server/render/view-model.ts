@@ -1,5 +1,6 @@
 // The document as the templates see it: labels resolved (request title > localized per-type default > shared
-// default), every value formatted for the locale, the per-type columns and total lines chosen (docs/decisions.md §2, §3, §7).
+// default), every value formatted for the locale, the columns, rows and total lines of the type's layout (the table
+// LAYOUTS below, a module per document family: layout-*.ts) (docs/decisions.md §2, §3, §7).
 // Plain data, no HTML: the templates do the markup and Handlebars does the escaping. Must not compute money.
 import type { DocumentRequest, DocumentType, LabelKey } from '../documents/model';
 import type { Totals, Decimal } from '../money/totals';
