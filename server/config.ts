@@ -47,7 +47,7 @@ export interface Config {
    * e-invoices, POST /validate: server/einvoice/rules/rule-sets.ts names every file). */
   rulesDir: string;
   /** RULES_DIR was set: its rules must be there (else start-up stops). Unset, an instance without them (a Docker image
-   * built without ../shared) starts without received e-invoices: they are answered 503 rules_unavailable. */
+   * built without ../shared) starts without received e-invoices: they are answered rules_unavailable. */
   rulesRequired: boolean;
   /** Worker processes running the rule sets (each holds every rule set, parsed once). */
   rulesWorkers: number;
@@ -83,9 +83,9 @@ export interface Config {
   requestTimeoutMs: number;
   /** A renderer process above this resident size (MiB) is killed, failing its render (RENDERER_MAX_RSS_MB; 0: off). */
   rendererMaxRssMiB: number;
-  /** Wrong API keys one client address may send per minute before its requests get 429 (0: no limit). */
+  /** Wrong API keys one client address may send per minute before its requests are refused (0: no limit). */
   apiKeyFailuresPerMinute: number;
-  /** Accounts one client address may sign up per hour before the sign-up form answers 429 (0: no limit). */
+  /** Accounts one client address may sign up per hour before the sign-up form refuses it (0: no limit). */
   signUpsPerHour: number;
   /** express's `trust proxy`: which peers' X-Forwarded-For / -Proto to believe (TRUST_PROXY; off by default). */
   trustProxy: false | number | string;

@@ -47,7 +47,7 @@ export class PdfSigning {
     return { level, signer: key.signer, notAfter: new Date(key.certificate.validTo).toISOString(), warning: certificateWarning(key, now) };
   }
 
-  /** `pdf` signed; a timestamp that does not come is 503 timestamp_unavailable. */
+  /** `pdf` signed; a timestamp that does not come is timestamp_unavailable. */
   sign(pdf: Uint8Array): Promise<Uint8Array> {
     return this.failing(this.signer.sign(pdf));
   }

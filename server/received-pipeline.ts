@@ -126,7 +126,7 @@ function refuseLongerThan(xml: string, maxLines: number): void {
   }
 }
 
-/** Retry-After when every rule checker and queue place is taken: a check takes a fraction of a second to seconds. */
+/** Seconds to retry after when every rule checker and queue place is taken: a check takes a fraction of a second to seconds. */
 const BUSY_RETRY_SECONDS = 2;
 
 export class ReceivedPipeline {

@@ -1,7 +1,7 @@
 // POST /batch's core, with no HTTP in it: the batch body read and every document in it parsed and validated before
-// anything renders (one 400 naming each bad field as `documents[i].…`), then each document rendered in the format it
+// anything renders (one validation_failed naming each bad field as `documents[i].…`), then each document rendered in the format it
 // asks for, and the file names a batch's archive gives them (as the single operation names each, de-duplicated).
-// Must not render anything while validating, nor know about quota, Accept headers or streams.
+// Must not render anything while validating, nor know about quota, the answer's media type or streams.
 import { DomainError, errors, type FieldProblem } from '../errors';
 import type { DocumentPipeline, LogoLogger, PreparedDocument } from '../pipeline';
 import type { Locale } from '../render/locale';
@@ -53,7 +53,7 @@ function batchShape(body: unknown, max: number): { format: BatchFormat; document
 
 /**
  * Maps an e-invoice document into the EN 16931 model as its operation will, and drops the result: what the model
- * refuses (a missing country, number or VAT reason) is a 400 now rather than a failure after the ZIP has begun. The
+ * refuses (a missing country, number or VAT reason) is refused now rather than a failure after the ZIP has begun. The
  * time zone only sets a missing date's "today", which no check depends on.
  */
 function checkEInvoice(pipeline: DocumentPipeline, prepared: PreparedDocument, format: Exclude<BatchFormat, 'pdf'>): void {

@@ -16,8 +16,7 @@ import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
 import type { BodyKind } from '../documents/parse-body';
 import type { LanguagePreferences } from '../render/locale';
-import { bodyKind } from '../http/body-kind';
-import { languagePreferences } from '../http/accept-language';
+import { headerValues } from '../http/header-values';
 
 const USAGE =
   'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]';
@@ -69,18 +68,13 @@ export function parseArgs(argv: string[]): Options {
 }
 
 /** The body of a request file, with its kind and the language preferences its headers state: a plain JSON body, or an
- * example with `request.body` (its Content-Type and Accept-Language read as the API reads them). */
+ * example with `request.body` (its headers read as the API reads them). */
 export function readRequestFile(file: string): { body: Buffer; kind: BodyKind; languages: LanguagePreferences } {
   const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   const request = parsed.request as { body?: unknown; headers?: Record<string, string> } | undefined;
   if (request && request.body !== undefined) {
-    const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
-    return {
-      body: Buffer.from(body),
-      kind: bodyKind(headers['content-type'] ?? 'application/json'),
-      languages: languagePreferences(headers['accept-language']),
-    };
+    return { body: Buffer.from(body), ...headerValues(request.headers) };
   }
   return { body: Buffer.from(JSON.stringify(parsed)), kind: 'json', languages: [] };
 }

@@ -1,4 +1,4 @@
-// The file name a document is sent under (Content-Disposition, the CLI's default output, the UBL attachment).
+// The file name a document is sent under (the API's attachment name, the CLI's default output, the UBL attachment).
 import type { DocumentRequest } from './model';
 
 /** `invoice-1.pdf`; characters unsafe in a file name become `_`. */

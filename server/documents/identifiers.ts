@@ -1,5 +1,5 @@
 // Identifiers the e-invoice rules check beyond their shape, checked when a request is validated so that a typo is a
-// 400 naming the field rather than a document its receiver rejects: an IBAN's ISO 13616 check digits (mod 97, what
+// validation_failed naming the field rather than a document its receiver rejects: an IBAN's ISO 13616 check digits (mod 97, what
 // XRechnung DE-R-019 asks of a SEPA credit transfer's account) and a VAT identifier's country prefix (EN 16931
 // BR-CO-09: an ISO 3166-1 code, or EL for Greece). No I/O.
 import { isCountryCode } from './country';

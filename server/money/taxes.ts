@@ -36,7 +36,7 @@ export interface SeveralTaxes {
   total: Decimal;
   /** A VAT group per tax when every line is subject to exactly one non-compound rate tax (an e-invoice's VAT). */
   vatGroups?: VatGroup[];
-  /** Why the taxes are not one VAT rate per line (the e-invoices' 400 on `taxes`). */
+  /** Why the taxes are not one VAT rate per line (the e-invoices' refusal of `taxes`). */
   notVat?: string;
 }
 

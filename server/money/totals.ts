@@ -173,7 +173,7 @@ function taxCurrencyOf(sent: { code: string; exchange_rate: number | string } | 
   return { code, tax: roundMoney(tax.mul(sent.exchange_rate), digits), minorUnits: digits };
 }
 
-/** Every amount of the document; first a 400 naming every problem when the request's money cannot be computed. */
+/** Every amount of the document; first a validation_failed naming every problem when the request's money cannot be computed. */
 export function computeTotals(input: TotalsInput): Totals {
   refuseMoneyProblems(input);
   const digits = minorUnits(input.currency);

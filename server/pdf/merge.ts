@@ -1,4 +1,4 @@
-// One tagged PDF of several (POST /batch with Accept: application/pdf), made with @cantoo/pdf-lib's object copier:
+// One tagged PDF of several (a batch asked for as one PDF), made with @cantoo/pdf-lib's object copier:
 // every page of each document in order, and each document's structure tree kept as a `Part` (titled with the
 // document's title, keeping its /Lang) under one `Document` of the whole, so that the merged file is as accessible as
 // its parts. What ties a structure tree to its pages is renumbered on the way: the pages' /StructParents and the

@@ -105,7 +105,7 @@ export class RenderQueue {
     this.onBusy?.(busy);
   }
 
-  /** Wakes every waiter with a 503: the pool is closing. */
+  /** Wakes every waiter, to be refused as busy: the pool is closing. */
   close(): void {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w();

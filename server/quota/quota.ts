@@ -3,7 +3,7 @@
 // then commits each on success or releases it on failure: a failed render never uses quota and parallel requests
 // never overshoot. Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the
 // 1st of next month. Each reservation also reports where the account stands (QuotaState, from the count the store
-// saw in the same atomic step) for the HTTP layer's RateLimit headers; this module knows no HTTP.
+// saw in the same atomic step) for the HTTP layer to tell the client; this module knows no HTTP.
 import { DomainError, type QuotaState } from '../errors';
 import type { CountedMessages } from '../messages';
 import type { Plan, UsageStore } from '../keys/key-store';
@@ -65,7 +65,7 @@ export function quotaState(limit: number, seen: number, taken: number, now: Date
   };
 }
 
-/** The 429; `asked`: the documents the request needed (a batch's size), named when fewer are left but some are. */
+/** The quota_exceeded refusal; `asked`: the documents the request needed (a batch's size), named when fewer are left but some are. */
 export function quotaExceeded(messages: CountedMessages, limit: number, plan: Plan, now: Date, state?: QuotaState, asked = 1): DomainError {
   const reset = nextPeriodStart(now).toISOString().replace('.000Z', 'Z');
   const retry = retryAfterSeconds(now);
@@ -98,7 +98,7 @@ export class Quota {
     return { ...tickets[0]!, state };
   }
 
-  /** Reserves `count` documents at once, all or none (a batch), or throws the 429 and reserves nothing. */
+  /** Reserves `count` documents at once, all or none (a batch), or throws quota_exceeded and reserves nothing. */
   async reserveMany(account: string, plan: Plan, count: number): Promise<QuotaReservation> {
     const now = this.clock();
     const period = periodOf(now);

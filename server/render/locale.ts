@@ -1,5 +1,5 @@
 // The locale a document is made in, chosen from the client's language preferences (docs/decisions.md §3; read from
-// Accept-Language by http/accept-language.ts): the most preferred supported language wins, formatting keeps the full
+// the request by http/accept-language.ts): the most preferred supported language wins, formatting keeps the full
 // tag the client sent, anything unusable falls back to en-US. Never throws: preferring nothing usable is not an error.
 import type { QrBillLanguage } from './qr-bill-labels';
 

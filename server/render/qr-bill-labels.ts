@@ -1,6 +1,6 @@
 // The Swiss QR-bill's headings (locales/qr-bill.json): the four languages its guidelines give, each with exactly the
-// keys of English (checked at start-up, every problem listed with the catalogues'), and which of them a document's
-// Accept-Language picks. Knows no layout.
+// keys of English (checked at start-up, every problem listed with the catalogues'), and which of them the client's
+// language preferences pick. Knows no layout.
 import fs from 'node:fs';
 import path from 'node:path';
 
