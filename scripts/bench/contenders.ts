@@ -1,8 +1,12 @@
 // The benchmark's outside contenders: the naive floor (what a team gets with Chromium used the usual way: puppeteer's
-// setContent + pdf on reused pages, system fonts, a bare invoice), and a slow logo host (a local image server that
-// answers after 100 ms, counting what it is asked).
+// setContent + pdf on reused pages, system fonts, a bare invoice or a bare table of a statement's lines), the
+// print-only limit (the service's own Chromium printing a page it has already laid out, again and again: nothing of
+// the request, the HTML, the swap or the PDF's finishing, the most this stack can print), and a slow logo host (a
+// local image server that answers after 100 ms, counting what it is asked).
 import http from 'node:http';
-import puppeteer, { type Page } from 'puppeteer';
+import puppeteer, { type CDPSession, type Page } from 'puppeteer';
+import { launchChromium, openPrintPage } from '../../server/pdf/launch';
+import { newResidentState, printPage, printParameters } from '../../server/pdf/print-page';
 import { solidPng } from '../../test/helpers/png';
 
 /** A bare one-page invoice in system fonts: the same content as the service's, none of its typesetting. */
@@ -25,6 +29,59 @@ td { padding: 6px; border-bottom: 1px solid #ddd; }
 <tr><td><b>Total:</b></td><td class="r"><b>$106.92</b></td></tr></table>
 <p>Notes:<br>Thanks for being an awesome customer!</p><p>Terms:<br>No need to submit payment. You will be auto-billed for this invoice.</p>
 </body></html>`;
+
+/** A statement's lines as a bare table in system fonts: what a naive service prints for them. */
+export function bareStatement(
+  lines: { date: string; reference: string; name: string; quantity?: number; unit_cost?: number; payment?: number }[],
+): string {
+  let balance = 0;
+  const rows = lines.map((line) => {
+    const charge = (line.quantity ?? 0) * (line.unit_cost ?? 0);
+    balance += charge - (line.payment ?? 0);
+    const money = (n: number) => (n === 0 ? '' : `$${n.toFixed(2)}`);
+    return `<tr><td>${line.date}</td><td>${line.reference}</td><td>${line.name}</td><td class="r">${money(charge)}</td><td class="r">${money(line.payment ?? 0)}</td><td class="r">$${balance.toFixed(2)}</td></tr>`;
+  });
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Statement</title><style>
+body { font-family: sans-serif; font-size: 12px; margin: 0; color: #222; }
+h1 { font-size: 28px; margin: 0 0 16px; text-align: right; }
+table { width: 100%; border-collapse: collapse; }
+th { background: #333; color: #fff; text-align: left; padding: 6px; }
+td { padding: 6px; border-bottom: 1px solid #ddd; }
+.r { text-align: right; }
+</style></head><body><h1>STATEMENT</h1>
+<table><thead><tr><th>Date</th><th>Reference</th><th>Description</th><th class="r">Charge</th><th class="r">Payment</th><th class="r">Balance</th></tr></thead>
+<tbody>${rows.join('')}</tbody></table></body></html>`;
+}
+
+export interface PrintOnly {
+  /** Prints the worker's page (one per worker, the document written once) again. */
+  print(worker: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The print-only limit: Chromium launched and its pages opened as the service does (launch.ts), `html` written once
+ * into each, then only Page.printToPDF with the service's own parameters, the bytes decoded as the service does.
+ */
+export async function startPrintOnly(executablePath: string, sandbox: boolean, workers: number, html: string): Promise<PrintOnly> {
+  const browser = await launchChromium({ executablePath, sandbox, rendererProcessLimit: 2 * workers + 2 });
+  const sessions: CDPSession[] = await Promise.all(
+    Array.from({ length: workers }, async () => {
+      const page = await openPrintPage(browser);
+      const session = await page.createCDPSession();
+      await printPage(page, session, html, newResidentState(), { format: 'letter' });
+      return session;
+    }),
+  );
+  const parameters = printParameters('letter');
+  return {
+    async print(worker) {
+      const { data } = await sessions[worker % sessions.length]!.send('Page.printToPDF', parameters);
+      if (Buffer.from(data, 'base64').length < 1000) throw new Error('print-only: no PDF');
+    },
+    close: () => browser.close(),
+  };
+}
 
 export interface NaiveFloor {
   /** Prints `html` on the worker's own page (one per worker, reused), as most services do. */

@@ -5,7 +5,7 @@
 // A document with an element for the foot of its last page (the Swiss QR-bill) is printed twice, to measure and then
 // to place it. A renderer that crashes mid-way ends the print at once (the page's `error` event) instead of leaving its calls
 // unanswered until the deadline. Knows nothing of the pool or of documents.
-import type { CDPSession, Page } from 'puppeteer';
+import type { CDPSession, Page, Protocol } from 'puppeteer';
 import { randomUUID } from 'node:crypto';
 import { markPageBottom, settlePageBottom, swapDocument, writeDocument } from './page-scripts';
 
@@ -179,23 +179,26 @@ async function swapParts(session: CDPSession, doc: PrintDocument, state: Residen
 // setContent() + pdf() take about seven (lifecycle events, a fonts check, a stream read in chunks, its close),
 // each of which waits its turn on the event loop behind other requests' work.
 async function print(session: CDPSession, options: PrintOptions, guard: <T>(call: Promise<T>) => Promise<T>): Promise<Uint8Array> {
-  const paper = PAPER[options.format];
-  const margin = DEFAULT_MARGIN;
-  const { data } = await guard(
-    session.send('Page.printToPDF', {
-      transferMode: 'ReturnAsBase64',
-      paperWidth: paper.width,
-      paperHeight: paper.height,
-      marginTop: margin.top,
-      marginRight: margin.right,
-      marginBottom: margin.bottom,
-      marginLeft: margin.left,
-      printBackground: true,
-      // Page numbers come from the page's own @page margin boxes, which use its inline fonts; Chromium's
-      // header/footer templates cannot (they fall back to system fonts) and cost time.
-      displayHeaderFooter: false,
-      generateTaggedPDF: true,
-    }),
-  );
+  const { data } = await guard(session.send('Page.printToPDF', printParameters(options.format)));
   return new Uint8Array(Buffer.from(data, 'base64'));
+}
+
+/** What every print asks of Chromium (the benchmark's print-only limit asks the same). */
+export function printParameters(format: PrintOptions['format']): Protocol.Page.PrintToPDFRequest {
+  const paper = PAPER[format];
+  const margin = DEFAULT_MARGIN;
+  return {
+    transferMode: 'ReturnAsBase64',
+    paperWidth: paper.width,
+    paperHeight: paper.height,
+    marginTop: margin.top,
+    marginRight: margin.right,
+    marginBottom: margin.bottom,
+    marginLeft: margin.left,
+    printBackground: true,
+    // Page numbers come from the page's own @page margin boxes, which use its inline fonts; Chromium's
+    // header/footer templates cannot (they fall back to system fonts) and cost time.
+    displayHeaderFooter: false,
+    generateTaggedPDF: true,
+  };
 }
