@@ -7,14 +7,14 @@
 import { isEInvoiceType, type DocumentRequest } from '../documents/model';
 import { DomainError, errors, type FieldProblem } from '../errors';
 import type { Totals } from '../money/totals';
-import { readDates } from './map-dates';
+import { readDates, type InvoiceDates } from './map-dates';
 import { linesOf } from './map-lines';
 import { deliveryOf, documentsOf, notesOf, payeeOf, paymentOf, referencesOf, taxRepresentativeOf } from './map-parts';
 import type { EInvoice, Profile } from './model';
 import { normProblems } from './norm-checks';
 import { modelParty } from './parties';
 import { PROFILES, profileProblems } from './profiles';
-import { invoiceVat, type AdjustmentLabels } from './vat-categories';
+import { invoiceVat, type AdjustmentLabels, type InvoiceVat } from './vat-categories';
 
 export interface MapInput {
   doc: DocumentRequest;
@@ -45,9 +45,9 @@ function collector(problems: FieldProblem[]) {
   };
 }
 
-export function toEInvoice(input: MapInput): EInvoice {
+/** The request's number, dates, parties and VAT, read once; every problem among them is thrown at once. */
+function readRequest(input: MapInput): { when: InvoiceDates; seller: EInvoice['seller']; buyer: EInvoice['buyer']; vat: InvoiceVat } {
   const { doc, totals } = input;
-  if (!isEInvoiceType(doc.type)) throw errors.eInvoiceType(doc.type);
   const problems: FieldProblem[] = [];
   if (!doc.number) problems.push({ field: 'number', message: 'number is required for an e-invoice (the invoice number, BT-1)' });
   const when = readDates(doc, input.localeTag, input.timeZone, problems, input.now);
@@ -62,23 +62,68 @@ export function toEInvoice(input: MapInput): EInvoice {
   const buyer = modelParty(doc.to, e.buyer);
   const vat = collector(problems)(() => invoiceVat(doc, totals, Boolean(seller.vatId || buyer.vatId), input.labels));
   if (problems.length > 0 || !vat) throw errors.validation(problems);
+  return { when, seller, buyer, vat };
+}
 
-  const profile = e.profile ?? input.defaultProfile;
-  const isInvoice = doc.type === 'invoice';
+/** The buyer reference (BT-10) when the request sends none: the document number, or nothing. */
+function buyerReferenceStandIn(doc: DocumentRequest, profile: Profile): string | undefined {
   // Peppol wants a buyer reference or an order reference (PEPPOL-EN16931-R003). A client that sends e_invoice data
   // asks for a conformant document; without either reference, the document number stands in as the buyer reference.
   // Not for XRechnung, whose buyer reference is the buyer's routing id (Leitweg-ID): only the client knows it.
-  const standIn = doc.e_invoice && profile !== 'xrechnung' && !(doc.purchase_order && isInvoice) ? doc.number : undefined;
+  return doc.e_invoice && profile !== 'xrechnung' && !(doc.purchase_order && doc.type === 'invoice') ? doc.number : undefined;
+}
+
+/** The payment terms (BT-20): an invoice's own, else what an amount due without a due date means, when one is. */
+function paymentTermsOf(doc: DocumentRequest, profile: Profile, when: InvoiceDates, totals: Totals): string | undefined {
   // EN 16931 wants a due date or payment terms when an amount is due (BR-CO-25); for a client that sends e_invoice data
   // and neither, the terms say what an invoice without a due date means.
-  const terms = isInvoice ? doc.payment_terms : undefined;
+  const terms = doc.type === 'invoice' ? doc.payment_terms : undefined;
   // Not for MINIMUM, which has no place for terms (nor the rule).
   const dueWithoutTerms =
     doc.e_invoice && !PROFILES[profile].keyFigures && !terms && !when.due && totals.balance.isPositive() && !totals.balance.isZero();
-  const nonZero = (v: Totals['subtotal']) => (v.isZero() ? undefined : v);
-  // A receipt's or credit note's purchase_order names the invoice it follows (BT-25), before the listed ones.
-  const preceding = doc.purchase_order && !isInvoice ? [{ number: doc.purchase_order }] : [];
+  return terms ?? (dueWithoutTerms ? 'Payment due on receipt' : undefined);
+}
 
+/** The invoices this one follows (BG-3): a receipt's or credit note's purchase_order first, then the listed ones. */
+function precedingInvoicesOf(doc: DocumentRequest, when: InvoiceDates): EInvoice['precedingInvoices'] {
+  const preceding = doc.purchase_order && doc.type !== 'invoice' ? [{ number: doc.purchase_order }] : [];
+  return [...preceding, ...doc.preceding_invoices.map((p, i) => ({ number: p.number, date: when.preceding[i] }))];
+}
+
+/** The document totals (BG-22) from money/'s; zero allowances, charges, prepaid amount and rounding are left out. */
+function documentTotals(totals: Totals): EInvoice['totals'] {
+  const nonZero = (v: Totals['subtotal']) => (v.isZero() ? undefined : v);
+  return {
+    lineNet: totals.subtotal,
+    // BT-107 / BT-108: the discount and the shipping with e_invoice.allowances and .charges (BR-CO-11, BR-CO-12).
+    allowances: nonZero(totals.discount.amount.add(totals.allowances)),
+    charges: nonZero(totals.shipping.amount.add(totals.charges)),
+    taxExclusive: totals.taxExclusive,
+    tax: totals.tax.amount,
+    taxInclusive: totals.total,
+    prepaid: nonZero(totals.amountPaid),
+    rounding: nonZero(totals.rounding),
+    payable: totals.balance,
+  };
+}
+
+/** What the norm, then the profile, asks that `invoice` lacks; a field the profile asks again (XRechnung's IBAN,
+ * BR-DE-23) is not repeated. */
+function unmetRequirements(invoice: EInvoice, doc: DocumentRequest, syntax: MapInput['syntax']): FieldProblem[] {
+  const e = doc.e_invoice ?? {};
+  return [
+    ...normProblems(invoice, !e.payment_means?.account_id || Boolean(e.payment_means.iban)),
+    ...profileProblems(invoice, syntax),
+  ].filter((p, i, all) => all.findIndex((q) => q.field === p.field) === i);
+}
+
+/** The request as an EN 16931 invoice in its profile; every problem is thrown at once as one validation error. */
+export function toEInvoice(input: MapInput): EInvoice {
+  const { doc, totals } = input;
+  if (!isEInvoiceType(doc.type)) throw errors.eInvoiceType(doc.type);
+  const { when, seller, buyer, vat } = readRequest(input);
+  const e = doc.e_invoice ?? {};
+  const profile = e.profile ?? input.defaultProfile;
   const invoice: EInvoice = {
     profile,
     businessProcess: e.business_process ?? PROFILES[profile].businessProcess,
@@ -90,12 +135,12 @@ export function toEInvoice(input: MapInput): EInvoice {
     taxPointDateCode: e.vat_point_date_code,
     currency: totals.currency,
     taxCurrency: totals.taxCurrency,
-    buyerReference: e.buyer_reference ?? standIn,
-    orderReference: doc.purchase_order && isInvoice ? doc.purchase_order : undefined,
+    buyerReference: e.buyer_reference ?? buyerReferenceStandIn(doc, profile),
+    orderReference: doc.purchase_order && doc.type === 'invoice' ? doc.purchase_order : undefined,
     ...referencesOf(e),
-    precedingInvoices: [...preceding, ...doc.preceding_invoices.map((p, i) => ({ number: p.number, date: when.preceding[i] }))],
+    precedingInvoices: precedingInvoicesOf(doc, when),
     notes: notesOf(doc, PROFILES[profile].singleNote),
-    paymentTerms: terms ?? (dueWithoutTerms ? 'Payment due on receipt' : undefined),
+    paymentTerms: paymentTermsOf(doc, profile, when, totals),
     period: when.period,
     seller,
     buyer,
@@ -105,27 +150,12 @@ export function toEInvoice(input: MapInput): EInvoice {
     payment: paymentOf(doc),
     allowancesCharges: vat.adjustments,
     vatBreakdown: vat.breakdown,
-    totals: {
-      lineNet: totals.subtotal,
-      // BT-107 / BT-108: the discount and the shipping with e_invoice.allowances and .charges (BR-CO-11, BR-CO-12).
-      allowances: nonZero(totals.discount.amount.add(totals.allowances)),
-      charges: nonZero(totals.shipping.amount.add(totals.charges)),
-      taxExclusive: totals.taxExclusive,
-      tax: totals.tax.amount,
-      taxInclusive: totals.total,
-      prepaid: nonZero(totals.amountPaid),
-      rounding: nonZero(totals.rounding),
-      payable: totals.balance,
-    },
+    totals: documentTotals(totals),
     lines: linesOf(doc, totals, vat.lines, when.lines),
     documents: documentsOf(e, doc.number!, input.attachment),
     minorUnits: totals.minorUnits,
   };
-  // The norm's problem first; a profile that asks the same field again (XRechnung's IBAN, BR-DE-23) is not repeated.
-  const unmet = [
-    ...normProblems(invoice, !e.payment_means?.account_id || Boolean(e.payment_means.iban)),
-    ...profileProblems(invoice, input.syntax),
-  ].filter((p, i, all) => all.findIndex((q) => q.field === p.field) === i);
+  const unmet = unmetRequirements(invoice, doc, input.syntax);
   if (unmet.length > 0) throw errors.validation(unmet);
   return invoice;
 }
