@@ -48,7 +48,13 @@ describe('document validation (validate.ts)', function () {
   const copy = (): Record<string, unknown> => structuredClone(VALID);
 
   it('a request with several bad fields: one error naming every one, missing fields first, each in words', function () {
-    const body = { ...copy(), to: undefined, currency: 'EURO', theme: 'neon', e_invoice: { seller: { vat_id: '123' } } };
+    const body: Record<string, unknown> = {
+      ...copy(),
+      to: undefined,
+      currency: 'EURO',
+      theme: 'neon',
+      e_invoice: { seller: { vat_id: '123' } },
+    };
     (body.items as Record<string, unknown>[])[0]!.quantity = 'two';
     const found = problems(body);
     expect(found.map((p) => p.field)).to.deep.equal([
