@@ -42,10 +42,71 @@ function fieldPath(instancePath: string, child?: string): string {
   return out || '(body)';
 }
 
+type Params = Record<string, unknown>;
+type SchemaNode = Record<string, unknown> | undefined;
+
+/** A text that is empty or does not match its pattern (minLength, pattern). */
+function textProblem(keyword: string, field: string, p: Params): FieldProblem {
+  // requiredText: at least one character that is not white space.
+  if ((keyword === 'pattern' && p.pattern === '\\S') || (keyword === 'minLength' && p.limit === 1)) {
+    return { field, message: `${field} must not be empty` };
+  }
+  if (keyword === 'pattern' && PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]) {
+    return { field, message: `${field} ${PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]}` };
+  }
+  return { field, message: `${field} has an invalid format` };
+}
+
+/** A text, list or number beyond its bound (maxLength, minItems, maxItems, minimum, maximum). */
+function boundProblem(err: ErrorObject, field: string, p: Params): FieldProblem {
+  switch (err.keyword) {
+    case 'maxLength':
+      return { field, message: `${field} must be at most ${String(p.limit)} characters` };
+    case 'minItems':
+      if (field === 'items') return { field, message: 'items must contain at least one line item' };
+      return { field, message: `${field} must have at least ${String(p.limit)} entries` };
+    case 'maxItems':
+      return { field, message: `${field} must have at most ${String(p.limit)} ${field === 'items' ? 'line items' : 'entries'}` };
+    case 'minimum':
+      if (p.limit === 0) return { field, message: `${field} must not be negative` };
+      return { field, message: `${field} must be at least ${String(p.limit)}` };
+    default: // maximum
+      if (err.schemaPath.includes('/then/')) {
+        return { field, message: `${field} must be at most 100 when fields.${field} is "%" (a percent rate)` };
+      }
+      return { field, message: `${field} must be at most ${String(p.limit)}` };
+  }
+}
+
+/** A value outside its list (enum). */
+function enumProblem(field: string, p: Params, schema: SchemaNode): FieldProblem {
+  // A long code list says what it is rather than listing every code.
+  if (typeof schema?.['x-message'] === 'string') return { field, message: `${field} ${schema['x-message']}` };
+  return {
+    field,
+    message: `${field} must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? `"${v}"` : String(v))).join(', ')}`,
+  };
+}
+
+/** A string not in its format (format: code lists, currency, URL, country, IBAN, VAT id, e-mail). */
+function formatProblem(field: string, p: Params, schema: SchemaNode): FieldProblem {
+  // A code list says which list the code must come from (schemas' x-message).
+  if (typeof schema?.['x-message'] === 'string') return { field, message: `${field} ${schema['x-message']}` };
+  if (p.format === 'currency') return { field, message: `${field} must be an ISO 4217 currency code such as USD, EUR or JPY` };
+  if (p.format === 'uri') return { field, message: `${field} must be an absolute URL` };
+  if (p.format === 'country') return { field, message: `${field} must be an ISO 3166 country code such as BE, DE or US` };
+  if (p.format === 'iban') return { field, message: `${field} is not a valid IBAN: its check digits do not match (ISO 13616)` };
+  if (p.format === 'vat-id')
+    return { field, message: `${field} must start with its country's code (BE, DE, …; EL for Greece), EN 16931 BR-CO-09` };
+  if (p.format === 'email') return { field, message: `${field} must be an e-mail address` };
+  return { field, message: `${field} must be a valid ${String(p.format)}` };
+}
+
+/** One schema error as the problem a client reads; undefined for errors that only sum up others (if, allOf). */
 function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefined {
-  const p = err.params as Record<string, unknown>;
+  const p = err.params as Params;
   const field = fieldPath(err.instancePath);
-  const schema = err.parentSchema as Record<string, unknown> | undefined;
+  const schema = err.parentSchema as SchemaNode;
   switch (err.keyword) {
     case 'required': {
       const missing = fieldPath(err.instancePath, String(p.missingProperty));
@@ -61,49 +122,19 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
     }
     case 'minLength':
     case 'pattern':
-      // requiredText: at least one character that is not white space.
-      if ((err.keyword === 'pattern' && p.pattern === '\\S') || (err.keyword === 'minLength' && p.limit === 1)) {
-        return { field, message: `${field} must not be empty` };
-      }
-      if (err.keyword === 'pattern' && PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]) {
-        return { field, message: `${field} ${PATTERN_HINTS[field.replace(/^e_invoice\.(seller|buyer)\./, 'e_invoice.party.')]}` };
-      }
-      return { field, message: `${field} has an invalid format` };
+      return textProblem(err.keyword, field, p);
     case 'maxLength':
-      return { field, message: `${field} must be at most ${String(p.limit)} characters` };
     case 'minItems':
-      if (field === 'items') return { field, message: 'items must contain at least one line item' };
-      return { field, message: `${field} must have at least ${String(p.limit)} entries` };
     case 'maxItems':
-      return { field, message: `${field} must have at most ${String(p.limit)} ${field === 'items' ? 'line items' : 'entries'}` };
     case 'minimum':
-      if (p.limit === 0) return { field, message: `${field} must not be negative` };
-      return { field, message: `${field} must be at least ${String(p.limit)}` };
     case 'maximum':
-      if (err.schemaPath.includes('/then/')) {
-        return { field, message: `${field} must be at most 100 when fields.${field} is "%" (a percent rate)` };
-      }
-      return { field, message: `${field} must be at most ${String(p.limit)}` };
+      return boundProblem(err, field, p);
     case 'enum':
-      // A long code list says what it is rather than listing every code.
-      if (typeof schema?.['x-message'] === 'string') return { field, message: `${field} ${schema['x-message']}` };
-      return {
-        field,
-        message: `${field} must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? `"${v}"` : String(v))).join(', ')}`,
-      };
+      return enumProblem(field, p, schema);
     case 'const':
       return { field, message: `${field} must be "${String(p.allowedValue)}"` };
     case 'format':
-      // A code list says which list the code must come from (schemas' x-message).
-      if (typeof schema?.['x-message'] === 'string') return { field, message: `${field} ${schema['x-message']}` };
-      if (p.format === 'currency') return { field, message: `${field} must be an ISO 4217 currency code such as USD, EUR or JPY` };
-      if (p.format === 'uri') return { field, message: `${field} must be an absolute URL` };
-      if (p.format === 'country') return { field, message: `${field} must be an ISO 3166 country code such as BE, DE or US` };
-      if (p.format === 'iban') return { field, message: `${field} is not a valid IBAN: its check digits do not match (ISO 13616)` };
-      if (p.format === 'vat-id')
-        return { field, message: `${field} must start with its country's code (BE, DE, …; EL for Greece), EN 16931 BR-CO-09` };
-      if (p.format === 'email') return { field, message: `${field} must be an e-mail address` };
-      return { field, message: `${field} must be a valid ${String(p.format)}` };
+      return formatProblem(field, p, schema);
     case 'notAccepted':
       return { field, message: `${field} is not accepted for type ${type}` };
     case 'anyOf': {
