@@ -140,75 +140,100 @@ function cacheHeaders(res: http.IncomingMessage): CacheHeaders {
   return { cacheControl: h('cache-control'), expires: h('expires'), date: h('date'), etag: h('etag'), lastModified: h('last-modified') };
 }
 
-function fetchOnce(
-  url: URL,
-  opts: LogoOptions,
-  signal: AbortSignal,
-  validators?: Validators,
-): Promise<{ redirect?: string; type?: string; body?: Buffer; notModified?: boolean; headers?: CacheHeaders }> {
+/** One response, as fetchLogoOnce follows it: a redirect, "not modified", or an image's type and bytes. */
+interface Fetched {
+  redirect?: string;
+  type?: string;
+  body?: Buffer;
+  notModified?: boolean;
+  headers?: CacheHeaders;
+}
+
+/** The promise's settling functions, handed to the response's handlers. */
+interface Settle {
+  resolve: (fetched: Fetched) => void;
+  reject: (err: Error) => void;
+}
+
+/** Whether `url` may resolve to a private address: private addresses allowed everywhere, or this host is allowed
+ * (named with or without its port). */
+function allowsPrivate(url: URL, opts: LogoOptions): boolean {
+  return opts.allowPrivate || opts.allowedHosts?.has(url.host) === true || opts.allowedHosts?.has(url.hostname) === true;
+}
+
+/** The request's headers: images only, and a revalidation's validators. */
+function requestHeaders(validators?: Validators): http.OutgoingHttpHeaders {
+  return {
+    accept: 'image/*',
+    'user-agent': 'docgen-service logo fetcher',
+    ...(validators?.etag ? { 'if-none-match': validators.etag } : {}),
+    ...(validators?.lastModified ? { 'if-modified-since': validators.lastModified } : {}),
+  };
+}
+
+/** Reads an image's body, stopping the response (refused as too_large) when it grows past `maxBytes`. */
+function readImageBody(res: http.IncomingMessage, type: string, maxBytes: number, { resolve, reject }: Settle): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      res.destroy();
+      reject(new LogoError('too_large'));
+      return;
+    }
+    chunks.push(chunk);
+  });
+  res.on('end', () => resolve({ type, body: Buffer.concat(chunks), headers: cacheHeaders(res) }));
+  res.on('error', reject);
+}
+
+/** Settles on one response: not modified, a redirect, a refused status, type or declared size, else its image. */
+function settleResponse(res: http.IncomingMessage, opts: LogoOptions, validators: Validators | undefined, settle: Settle): void {
+  const { resolve, reject } = settle;
+  const status = res.statusCode ?? 0;
+  if (status === 304 && validators) {
+    res.resume();
+    resolve({ notModified: true, headers: cacheHeaders(res) });
+    return;
+  }
+  if (status >= 300 && status < 400 && res.headers.location) {
+    res.resume();
+    resolve({ redirect: res.headers.location });
+    return;
+  }
+  if (status !== 200) {
+    res.resume();
+    reject(new LogoError(`http_status ${status}`));
+    return;
+  }
+  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!IMAGE_TYPES.has(type)) {
+    res.resume();
+    reject(new LogoError('content_type_not_image'));
+    return;
+  }
+  const declared = Number(res.headers['content-length'] ?? 0);
+  if (declared > opts.maxBytes) {
+    res.destroy();
+    reject(new LogoError('too_large'));
+    return;
+  }
+  readImageBody(res, type, opts.maxBytes, settle);
+}
+
+/** One GET of `url` (no redirect followed), its host's addresses checked where it connects (guardedLookup). */
+function fetchOnce(url: URL, opts: LogoOptions, signal: AbortSignal, validators?: Validators): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const allowPrivate = opts.allowPrivate || opts.allowedHosts?.has(url.host) === true || opts.allowedHosts?.has(url.hostname) === true;
+    const allowPrivate = allowsPrivate(url, opts);
     if (net.isIP(host) && !allowPrivate && !isPublicAddress(host)) {
       reject(new LogoError('address_not_public'));
       return;
     }
     const client = url.protocol === 'https:' ? https : http;
-    const req = client.get(
-      url,
-      {
-        lookup: guardedLookup(allowPrivate),
-        signal,
-        headers: {
-          accept: 'image/*',
-          'user-agent': 'docgen-service logo fetcher',
-          ...(validators?.etag ? { 'if-none-match': validators.etag } : {}),
-          ...(validators?.lastModified ? { 'if-modified-since': validators.lastModified } : {}),
-        },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status === 304 && validators) {
-          res.resume();
-          resolve({ notModified: true, headers: cacheHeaders(res) });
-          return;
-        }
-        if (status >= 300 && status < 400 && res.headers.location) {
-          res.resume();
-          resolve({ redirect: res.headers.location });
-          return;
-        }
-        if (status !== 200) {
-          res.resume();
-          reject(new LogoError(`http_status ${status}`));
-          return;
-        }
-        const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!IMAGE_TYPES.has(type)) {
-          res.resume();
-          reject(new LogoError('content_type_not_image'));
-          return;
-        }
-        const declared = Number(res.headers['content-length'] ?? 0);
-        if (declared > opts.maxBytes) {
-          res.destroy();
-          reject(new LogoError('too_large'));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > opts.maxBytes) {
-            res.destroy();
-            reject(new LogoError('too_large'));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ type, body: Buffer.concat(chunks), headers: cacheHeaders(res) }));
-        res.on('error', reject);
-      },
+    const req = client.get(url, { lookup: guardedLookup(allowPrivate), signal, headers: requestHeaders(validators) }, (res) =>
+      settleResponse(res, opts, validators, { resolve, reject }),
     );
     req.on('error', reject);
   });
