@@ -4,7 +4,7 @@ import type http from 'node:http';
 import type { Logger } from 'pino';
 import { projectRoot, type Config } from './config';
 import { createApp } from './http/app';
-import { createMetrics } from './http/metrics';
+import { createMetrics, type Metrics } from './http/metrics';
 import { createStudio } from './http/studio';
 import { accountRouter } from './http/account';
 import { loadHttpAssets } from './http/http-assets';
@@ -50,68 +50,28 @@ export interface StartOptions {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const assets = loadAssets(options.root ?? projectRoot(), config.limits);
+  const root = options.root ?? projectRoot();
+  const assets = loadAssets(root, config.limits);
   // The edge's own data files (account pages, examples, the version), read once here as well.
-  const web = loadHttpAssets(options.root ?? projectRoot());
+  const web = loadHttpAssets(root);
   const keys = guardStore(options.keys ?? openStore(config), (method, err) =>
     logger.warn({ method, error: (err as Error).message }, 'key store busy or unreachable; trying again'),
   );
-  let pdf = options.pdf;
-  const metrics = createMetrics(() => pdf!.stats());
+  let engines: Engines | undefined;
+  const metrics = createMetrics(() => engines!.pdf.stats());
   // While PDFs print, the rule checkers are held (print-first.ts).
   const printFirst = new PrintFirst({ maxPauseMs: config.rulesHoldMs });
-  if (!pdf) {
-    try {
-      pdf = await startBrowserPool(config, {
-        onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
-        onRender: (wait, render) => metrics.observeRender(wait, render),
-        onPrinting: (printing) => printFirst.setPrinting(printing),
-      });
-    } catch (err) {
-      await keys.close();
-      throw err;
-    }
-  }
-  let xsd: XsdValidatorRef | undefined;
-  let rules: RulesPoolRef | undefined;
   try {
-    xsd = acquireXsdValidator(config);
-    // The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate); an instance
-    // without them at all, and not told where they are, starts without received e-invoices.
-    if (config.rulesRequired || !rulesAbsent(config.rulesDir)) {
-      rules = acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
-    } else {
-      logger.warn(
-        { rulesDir: config.rulesDir },
-        'no official rule sets installed: received e-invoices are answered rules_unavailable (set RULES_DIR)',
-      );
-    }
-    await Promise.all([xsd.validator.ready(), rules?.pool.ready()]);
+    engines = await startEngines(config, logger, { pdf: options.pdf, metrics, printFirst });
   } catch (err) {
-    await rules?.release();
-    await xsd?.release();
-    await pdf.close();
     await keys.close();
     throw err;
   }
-  if (rules) printFirst.add(rules.pool);
-  let signing: PdfSigning | undefined;
-  try {
-    signing = await PdfSigning.start(config);
-  } catch (err) {
-    await rules?.release();
-    await xsd.release();
-    await pdf.close();
-    await keys.close();
-    throw err;
-  }
-  const signingWarning = signing?.status().warning;
-  if (signingWarning) logger.warn({ signing: signing!.status() }, `PDF signing: ${signingWarning}`);
+  const { pdf, xsd, rules, signing } = engines;
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config, signing);
   const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
   const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, assets.messages, options.clock);
-  const root = options.root ?? projectRoot();
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, web.examples, reload) : undefined;
   const account = accountRouter(keys, web.pages, config, options.clock);
@@ -153,4 +113,59 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await keys.close();
     },
   };
+}
+
+/** What answers the requests besides the key store: the renderer, the XSD validator, the official rule sets (when
+ * installed) and PDF signing as configured. */
+interface Engines {
+  pdf: PdfRenderer;
+  xsd: XsdValidatorRef;
+  rules?: RulesPoolRef;
+  signing?: PdfSigning;
+}
+
+/** Starts Chromium (unless `given.pdf` renders instead), the validators and signing; whatever was started is released
+ * again when a later one fails. */
+async function startEngines(
+  config: Config,
+  logger: Logger,
+  given: { pdf?: PdfRenderer; metrics: Metrics; printFirst: PrintFirst },
+): Promise<Engines> {
+  const pdf =
+    given.pdf ??
+    (await startBrowserPool(config, {
+      onEvent: (event, detail) => logger.warn({ event, ...detail }, `browser pool: ${event}`),
+      onRender: (wait, render) => given.metrics.observeRender(wait, render),
+      onPrinting: (printing) => given.printFirst.setPrinting(printing),
+    }));
+  let xsd: XsdValidatorRef | undefined;
+  let rules: RulesPoolRef | undefined;
+  try {
+    xsd = acquireXsdValidator(config);
+    rules = acquireRules(config, logger);
+    await Promise.all([xsd.validator.ready(), rules?.pool.ready()]);
+    if (rules) given.printFirst.add(rules.pool);
+    const signing = await PdfSigning.start(config);
+    const signingWarning = signing?.status().warning;
+    if (signingWarning) logger.warn({ signing: signing!.status() }, `PDF signing: ${signingWarning}`);
+    return { pdf, xsd, rules, signing };
+  } catch (err) {
+    await rules?.release();
+    await xsd?.release();
+    await pdf.close();
+    throw err;
+  }
+}
+
+/** The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate); an instance
+ * without them at all, and not told where they are, starts without received e-invoices. */
+function acquireRules(config: Config, logger: Logger): RulesPoolRef | undefined {
+  if (config.rulesRequired || !rulesAbsent(config.rulesDir)) {
+    return acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
+  }
+  logger.warn(
+    { rulesDir: config.rulesDir },
+    'no official rule sets installed: received e-invoices are answered rules_unavailable (set RULES_DIR)',
+  );
+  return undefined;
 }
