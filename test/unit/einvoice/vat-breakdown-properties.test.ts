@@ -44,7 +44,9 @@ const documentArb = fc.record({
   ),
 });
 
-function requestOf(g: fc.Infer<typeof documentArb>): DocumentRequest {
+type Generated = typeof documentArb extends fc.Arbitrary<infer T> ? T : never;
+
+function requestOf(g: Generated): DocumentRequest {
   const items: Item[] = g.lines.map((l, i) => ({
     name: `Line ${i + 1}`,
     quantity: l.quantity,
