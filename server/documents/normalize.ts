@@ -61,10 +61,8 @@ function decimalsBelow(value: Json, shape: NumericShape): void {
 
 const TOGGLE_STRINGS: Record<string, boolean | '%'> = { true: true, false: false, '%': '%' };
 
-export function normalizeRequest(body: JsonObject, numeric: NumericFields): JsonObject {
-  const cleaned = dropAbsent(body);
-  const doc: JsonObject = isObject(cleaned) ? cleaned : {};
-
+/** The lists a form may send as objects keyed by index, made lists again (in index order). */
+function indexedObjectsAsLists(doc: JsonObject): void {
   // A form body of a single line item may arrive as an object keyed by index; qs makes arrays
   // only up to its arrayLimit, so a very large index turns the list into an object.
   for (const listKey of ['items', 'custom_fields', 'payment_methods']) {
@@ -76,7 +74,50 @@ export function normalizeRequest(body: JsonObject, numeric: NumericFields): Json
       }
     }
   }
+}
 
+/** `fields.tax`, `.discounts` and `.shipping` sent as the strings "true", "false" or "%" read as their values. */
+function fieldToggles(doc: JsonObject): void {
+  const f = doc.fields;
+  if (isObject(f)) {
+    for (const key of ['tax', 'discounts', 'shipping']) {
+      const v = f[key];
+      // Own keys only: `constructor` or `__proto__` are not toggles.
+      if (typeof v === 'string' && Object.hasOwn(TOGGLE_STRINGS, v.trim().toLowerCase())) {
+        f[key] = TOGGLE_STRINGS[v.trim().toLowerCase()];
+      }
+    }
+  }
+}
+
+/** The e-invoice's codes in their written form: countries, VAT ids, the tax category, IBANs and BICs in capitals
+ * without spaces (VAT ids without dots or dashes), a numeric payment means code as text. */
+function eInvoiceCodes(doc: JsonObject): void {
+  const eInvoice = doc.e_invoice;
+  if (!isObject(eInvoice)) return;
+  for (const role of ['seller', 'buyer']) {
+    const party = eInvoice[role];
+    if (!isObject(party)) continue;
+    if (typeof party.country === 'string') party.country = party.country.trim().toUpperCase();
+    if (typeof party.vat_id === 'string') party.vat_id = party.vat_id.replace(/[\s.-]/g, '').toUpperCase();
+  }
+  if (typeof eInvoice.tax_category === 'string') eInvoice.tax_category = eInvoice.tax_category.trim().toUpperCase();
+  const means = eInvoice.payment_means;
+  if (isObject(means)) {
+    if (typeof means.code === 'number') means.code = String(means.code);
+    const accounts = Array.isArray(means.additional_accounts) ? means.additional_accounts.filter(isObject) : [];
+    for (const account of [means, ...accounts]) {
+      if (typeof account.iban === 'string') account.iban = account.iban.replace(/\s/g, '').toUpperCase();
+      if (typeof account.bic === 'string') account.bic = account.bic.replace(/\s/g, '').toUpperCase();
+    }
+  }
+}
+
+/** A copy of `body` cleaned up for validation (this module's header says how); never rejects anything. */
+export function normalizeRequest(body: JsonObject, numeric: NumericFields): JsonObject {
+  const cleaned = dropAbsent(body);
+  const doc: JsonObject = isObject(cleaned) ? cleaned : {};
+  indexedObjectsAsLists(doc);
   decimalsBelow(doc, numeric.shape);
 
   // A custom field with neither name nor value (an unused row of a client's form) prints nothing: drop it.
@@ -89,37 +130,8 @@ export function normalizeRequest(body: JsonObject, numeric: NumericFields): Json
   }
   delete doc.invoice_number_title;
 
-  const f = doc.fields;
-  if (isObject(f)) {
-    for (const key of ['tax', 'discounts', 'shipping']) {
-      const v = f[key];
-      // Own keys only: `constructor` or `__proto__` are not toggles.
-      if (typeof v === 'string' && Object.hasOwn(TOGGLE_STRINGS, v.trim().toLowerCase())) {
-        f[key] = TOGGLE_STRINGS[v.trim().toLowerCase()];
-      }
-    }
-  }
-
-  const eInvoice = doc.e_invoice;
-  if (isObject(eInvoice)) {
-    for (const role of ['seller', 'buyer']) {
-      const party = eInvoice[role];
-      if (!isObject(party)) continue;
-      if (typeof party.country === 'string') party.country = party.country.trim().toUpperCase();
-      if (typeof party.vat_id === 'string') party.vat_id = party.vat_id.replace(/[\s.-]/g, '').toUpperCase();
-    }
-    if (typeof eInvoice.tax_category === 'string') eInvoice.tax_category = eInvoice.tax_category.trim().toUpperCase();
-    const means = eInvoice.payment_means;
-    if (isObject(means)) {
-      if (typeof means.code === 'number') means.code = String(means.code);
-      const accounts = Array.isArray(means.additional_accounts) ? means.additional_accounts.filter(isObject) : [];
-      for (const account of [means, ...accounts]) {
-        if (typeof account.iban === 'string') account.iban = account.iban.replace(/\s/g, '').toUpperCase();
-        if (typeof account.bic === 'string') account.bic = account.bic.replace(/\s/g, '').toUpperCase();
-      }
-    }
-  }
-
+  fieldToggles(doc);
+  eInvoiceCodes(doc);
   if (typeof doc.currency === 'string') doc.currency = doc.currency.trim().toUpperCase();
   if (typeof doc.type === 'string') doc.type = doc.type.trim().toLowerCase();
   return doc;
