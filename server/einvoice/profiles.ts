@@ -194,75 +194,88 @@ function xrechnungParty(party: Party, role: 'seller' | 'buyer', out: FieldProble
   }
 }
 
+/** The problem of a profile asked of a syntax it is not made in (naming the profiles that are), if it is. */
+function syntaxProblem(invoice: EInvoice, row: ProfileRow, syntax: 'ubl' | 'cii'): FieldProblem | undefined {
+  if (row.syntaxes.includes(syntax)) return undefined;
+  const made = row.syntaxes.join(' and ').toUpperCase();
+  const instead = Object.entries(PROFILES)
+    .filter(([, r]) => r.syntaxes.includes(syntax))
+    .map(([n]) => n)
+    .join(', ');
+  return {
+    field: 'e_invoice.profile',
+    message: `e_invoice.profile ${invoice.profile} is made in ${made} only; for ${syntax.toUpperCase()} use ${instead}`,
+  };
+}
+
+/** What a CII e-invoice requires: the parties' countries, and no term its profile has no place for. */
+function ciiProblems(invoice: EInvoice, row: ProfileRow, out: FieldProblem[]): void {
+  // CII is made for clients that ask for a conformant e-invoice (/cii, /factur-x: no legacy to keep): what EN 16931
+  // requires and cannot be read from free text is asked for (UBL keeps the reference's free-text-only documents).
+  for (const role of ['seller', 'buyer'] as const) {
+    // MINIMUM has no place for the buyer's address (row.keyFigures).
+    if (!invoice[role].address.country && !(role === 'buyer' && row.keyFigures)) {
+      out.push({
+        field: `e_invoice.${role}.country`,
+        message: `e_invoice.${role}.country is required for a CII e-invoice (the ${role}'s country, ${role === 'seller' ? 'BR-09' : 'BR-11'}), or a VAT ID line in ${role === 'seller' ? 'from' : 'to'}`,
+      });
+    }
+  }
+  // A term the profile has no place for is refused, never left out (profile-terms.ts).
+  out.push(...carriageProblems(invoice, row.facturX?.level ?? invoice.profile));
+}
+
+/** What Peppol requires: electronic addresses in a scheme it delivers to. */
+function peppolProblems(invoice: EInvoice, out: FieldProblem[]): void {
+  for (const role of ['seller', 'buyer'] as const) {
+    const scheme = invoice[role].endpoint?.scheme;
+    if (scheme && !PEPPOL_EAS.has(scheme)) {
+      out.push({
+        field: `e_invoice.${role}.endpoint.scheme`,
+        message: `e_invoice.${role}.endpoint.scheme ${scheme} is not a scheme Peppol delivers to (PEPPOL-EN16931-CL008); use one such as 0088, 0208 or 9930, or the profile en16931 or xrechnung`,
+      });
+    }
+  }
+}
+
+/** What XRechnung requires: the buyer reference, the parties' details, payment instructions and the seller's VAT id. */
+function xrechnungProblems(invoice: EInvoice, out: FieldProblem[]): void {
+  if (!invoice.buyerReference) {
+    out.push({
+      field: 'e_invoice.buyer_reference',
+      message: 'e_invoice.buyer_reference is required by XRechnung (the Leitweg-ID or the buyer reference, BR-DE-15)',
+    });
+  }
+  xrechnungParty(invoice.seller, 'seller', out);
+  xrechnungParty(invoice.buyer, 'buyer', out);
+  if (!invoice.payment) {
+    out.push({
+      field: 'e_invoice.payment_means',
+      message:
+        'e_invoice.payment_means is required by XRechnung (payment instructions, BR-DE-1): send its code, and an IBAN for a credit transfer',
+    });
+  } else if (['30', '58'].includes(invoice.payment.code) && !invoice.payment.iban) {
+    out.push({
+      field: 'e_invoice.payment_means.iban',
+      message: 'e_invoice.payment_means.iban is required by XRechnung for a credit transfer (codes 30 and 58, BR-DE-23)',
+    });
+  }
+  if (!invoice.seller.vatId && invoice.vatBreakdown.some((b) => b.category.code !== 'O')) {
+    out.push({
+      field: 'e_invoice.seller.vat_id',
+      message: "e_invoice.seller.vat_id is required by XRechnung for a document subject to VAT (the seller's VAT identifier, BR-DE-16)",
+    });
+  }
+}
+
 /** Every requirement of the invoice's profile it does not meet, named by the request's fields. */
 export function profileProblems(invoice: EInvoice, syntax: 'ubl' | 'cii'): FieldProblem[] {
-  const out: FieldProblem[] = [];
   const row = PROFILES[invoice.profile];
-  if (!row.syntaxes.includes(syntax)) {
-    const made = row.syntaxes.join(' and ').toUpperCase();
-    const instead = Object.entries(PROFILES)
-      .filter(([, r]) => r.syntaxes.includes(syntax))
-      .map(([n]) => n)
-      .join(', ');
-    out.push({
-      field: 'e_invoice.profile',
-      message: `e_invoice.profile ${invoice.profile} is made in ${made} only; for ${syntax.toUpperCase()} use ${instead}`,
-    });
-    return out;
-  }
-  if (syntax === 'cii') {
-    // CII is made for clients that ask for a conformant e-invoice (/cii, /factur-x: no legacy to keep): what EN 16931
-    // requires and cannot be read from free text is asked for (UBL keeps the reference's free-text-only documents).
-    for (const role of ['seller', 'buyer'] as const) {
-      // MINIMUM has no place for the buyer's address (row.keyFigures).
-      if (!invoice[role].address.country && !(role === 'buyer' && row.keyFigures)) {
-        out.push({
-          field: `e_invoice.${role}.country`,
-          message: `e_invoice.${role}.country is required for a CII e-invoice (the ${role}'s country, ${role === 'seller' ? 'BR-09' : 'BR-11'}), or a VAT ID line in ${role === 'seller' ? 'from' : 'to'}`,
-        });
-      }
-    }
-    // A term the profile has no place for is refused, never left out (profile-terms.ts).
-    out.push(...carriageProblems(invoice, row.facturX?.level ?? invoice.profile));
-  }
-  if (invoice.profile === 'peppol') {
-    for (const role of ['seller', 'buyer'] as const) {
-      const scheme = invoice[role].endpoint?.scheme;
-      if (scheme && !PEPPOL_EAS.has(scheme)) {
-        out.push({
-          field: `e_invoice.${role}.endpoint.scheme`,
-          message: `e_invoice.${role}.endpoint.scheme ${scheme} is not a scheme Peppol delivers to (PEPPOL-EN16931-CL008); use one such as 0088, 0208 or 9930, or the profile en16931 or xrechnung`,
-        });
-      }
-    }
-  }
-  if (invoice.profile === 'xrechnung') {
-    if (!invoice.buyerReference) {
-      out.push({
-        field: 'e_invoice.buyer_reference',
-        message: 'e_invoice.buyer_reference is required by XRechnung (the Leitweg-ID or the buyer reference, BR-DE-15)',
-      });
-    }
-    xrechnungParty(invoice.seller, 'seller', out);
-    xrechnungParty(invoice.buyer, 'buyer', out);
-    if (!invoice.payment) {
-      out.push({
-        field: 'e_invoice.payment_means',
-        message:
-          'e_invoice.payment_means is required by XRechnung (payment instructions, BR-DE-1): send its code, and an IBAN for a credit transfer',
-      });
-    } else if (['30', '58'].includes(invoice.payment.code) && !invoice.payment.iban) {
-      out.push({
-        field: 'e_invoice.payment_means.iban',
-        message: 'e_invoice.payment_means.iban is required by XRechnung for a credit transfer (codes 30 and 58, BR-DE-23)',
-      });
-    }
-    if (!invoice.seller.vatId && invoice.vatBreakdown.some((b) => b.category.code !== 'O')) {
-      out.push({
-        field: 'e_invoice.seller.vat_id',
-        message: "e_invoice.seller.vat_id is required by XRechnung for a document subject to VAT (the seller's VAT identifier, BR-DE-16)",
-      });
-    }
-  }
+  const wrongSyntax = syntaxProblem(invoice, row, syntax);
+  if (wrongSyntax) return [wrongSyntax];
+  const out: FieldProblem[] = [];
+  if (syntax === 'cii') ciiProblems(invoice, row, out);
+  if (invoice.profile === 'peppol') peppolProblems(invoice, out);
+  if (invoice.profile === 'xrechnung') xrechnungProblems(invoice, out);
   return out;
 }

@@ -40,15 +40,12 @@ const same = (a: VatCategory, b: VatCategory) => a.code === b.code && (a.rate?.t
 type Categorize = (group: VatGroup, field: string, byAmount: boolean) => VatCategory;
 type Exemption = (code: VatCategoryCode) => Pick<VatBreakdown, 'exemptionReason' | 'exemptionReasonCode'>;
 
-/** The exemption reasons of a category and the category of a group, each problem added to `problems`. */
-function categorizer(
-  doc: DocumentRequest,
-  totals: Totals,
-  anyVatId: boolean,
-  problems: FieldProblem[],
-): { exemption: Exemption; categoryOf: Categorize } {
-  const e = doc.e_invoice ?? {};
-  const exemption: Exemption = (code) => {
+type EInvoiceFields = NonNullable<DocumentRequest['e_invoice']>;
+
+/** The exemption reasons of a category that charges no VAT: its own (tax_exemptions), else the document's, else the
+ * category's default; a category left without one adds a problem. */
+function exemptionFrom(e: EInvoiceFields, problems: FieldProblem[]): Exemption {
+  return (code) => {
     if (CHARGING.has(code) || code === 'Z') return {};
     // The category's own reason (tax_exemptions), else the document's, else the category's default.
     const own = e.tax_exemptions?.find((x) => x.category === code);
@@ -66,45 +63,76 @@ function categorizer(
     }
     return { exemptionReason: reason, exemptionReasonCode: reasonCode };
   };
+}
+
+/** A group's rate: its own, else (a flat document tax) the rate that reproduces the tax on its base; a tax that no
+ * rate reproduces adds a problem and is taken as 0. */
+function groupRate(group: VatGroup, minorUnits: number, problems: FieldProblem[]): Decimal {
+  let rate = group.rate;
+  if (rate === undefined) {
+    // A flat document tax: the rate that reproduces it on its base.
+    rate = group.tax.isZero() ? new Decimal(0) : rateReproducing(group.tax, group.taxable, minorUnits);
+    if (!rate) {
+      problems.push({
+        field: 'tax',
+        message: 'a flat tax on a taxable amount of zero cannot be expressed as a VAT rate in an e-invoice',
+      });
+      rate = new Decimal(0);
+    }
+  }
+  return rate;
+}
+
+/** The problem of a category that contradicts the tax: one that charges VAT where none is charged, or the reverse. */
+function chargeMismatch(
+  code: VatCategoryCode,
+  charged: boolean,
+  byAmount: boolean,
+  field: string,
+  group: VatGroup,
+  rate: Decimal,
+): FieldProblem | undefined {
+  if (CHARGING.has(code) && !charged) {
+    return {
+      field,
+      message: byAmount
+        ? `${field} ${code} (standard rate) needs a tax above 0; send tax, or use Z, E, AE, K, G or O`
+        : `${field} ${code} charges VAT, but the rate is 0; send a rate above 0, or use Z, E, AE, K, G or O`,
+    };
+  }
+  if (!CHARGING.has(code) && charged) {
+    return {
+      field,
+      message: byAmount
+        ? `${field} ${code} charges no VAT, but the document has a tax of ${group.tax.toFixed()}; use S or send tax 0`
+        : `${field} ${code} charges no VAT, but the rate is ${rate.toFixed()} %; use S or a rate of 0`,
+    };
+  }
+  return undefined;
+}
+
+/** The exemption reasons of a category and the category of a group, each problem added to `problems`. */
+function categorizer(
+  doc: DocumentRequest,
+  totals: Totals,
+  anyVatId: boolean,
+  problems: FieldProblem[],
+): { exemption: Exemption; categoryOf: Categorize } {
+  const e = doc.e_invoice ?? {};
   /** A group's category. With a document tax, whether VAT is charged is whether the tax is above 0 (a percent of
    * nothing charges nothing: zero rated, as before line rates); with line rates, whether the rate is. */
   const categoryOf: Categorize = (group, field, byAmount) => {
-    let rate = group.rate;
-    if (rate === undefined) {
-      // A flat document tax: the rate that reproduces it on its base.
-      rate = group.tax.isZero() ? new Decimal(0) : rateReproducing(group.tax, group.taxable, totals.minorUnits);
-      if (!rate) {
-        problems.push({
-          field: 'tax',
-          message: 'a flat tax on a taxable amount of zero cannot be expressed as a VAT rate in an e-invoice',
-        });
-        rate = new Decimal(0);
-      }
-    }
+    const rate = groupRate(group, totals.minorUnits, problems);
     const charged = byAmount ? !group.tax.isZero() : !rate.isZero();
     // The group's own category, else the document's, else what the tax says: S when VAT is charged, Z when a party
     // has a VAT id (zero rated), O (not subject to VAT) otherwise.
     const code: VatCategoryCode = group.category ?? e.tax_category ?? (charged ? 'S' : anyVatId ? 'Z' : 'O');
-    if (CHARGING.has(code) && !charged) {
-      problems.push({
-        field,
-        message: byAmount
-          ? `${field} ${code} (standard rate) needs a tax above 0; send tax, or use Z, E, AE, K, G or O`
-          : `${field} ${code} charges VAT, but the rate is 0; send a rate above 0, or use Z, E, AE, K, G or O`,
-      });
-    }
-    if (!CHARGING.has(code) && charged) {
-      problems.push({
-        field,
-        message: byAmount
-          ? `${field} ${code} charges no VAT, but the document has a tax of ${group.tax.toFixed()}; use S or send tax 0`
-          : `${field} ${code} charges no VAT, but the rate is ${rate.toFixed()} %; use S or a rate of 0`,
-      });
-    }
+    const mismatch = chargeMismatch(code, charged, byAmount, field, group, rate);
+    if (mismatch) problems.push(mismatch);
     if (code === 'O') return { code };
     return { code, rate: CHARGING.has(code) && charged ? rate : new Decimal(0) };
   };
-  return { exemption, categoryOf };
+  return { exemption: exemptionFrom(e, problems), categoryOf };
 }
 
 /** The group's shares of the document allowances and charges, each with the reason it was sent with; the percent and
