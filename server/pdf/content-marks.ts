@@ -94,6 +94,31 @@ function operatorAt(b: Uint8Array, from: number, to: number): Operator {
   return operator;
 }
 
+/** Skips a dictionary operand `<< … >>` starting at `i` (BDC's properties, BI's), nested dictionaries and strings in
+ * it included; returns the end. */
+function skipDictionary(b: Uint8Array, i: number): number {
+  let depth = 0;
+  while (i < b.length) {
+    if (b[i] === 0x3c && b[i + 1] === 0x3c) {
+      depth++;
+      i += 2;
+    } else if (b[i] === 0x3e && b[i + 1] === 0x3e) {
+      i += 2;
+      if (--depth === 0) break;
+    } else if (b[i] === 0x28) i = skipLiteral(b, i);
+    else i++;
+  }
+  return i;
+}
+
+/** An inline image as one operation from its BI to the end of its EI (`end`), replacing the operations read since BI. */
+function pushInlineImage(ops: Operation[], idStart: number, end: number): void {
+  const bi = ops.findLastIndex((o) => o.op === 'BI');
+  const from = bi < 0 ? idStart : ops[bi]!.start;
+  if (bi >= 0) ops.length = bi;
+  ops.push({ op: 'BI', kind: Kind.XObjectPaint, start: from, end });
+}
+
 /** The operations of a content stream, each spanning its operands and operator. */
 export function operations(b: Uint8Array): Operation[] {
   const ops: Operation[] = [];
@@ -111,20 +136,8 @@ export function operations(b: Uint8Array): Operation[] {
     }
     const tokenStart = i;
     if (c === 0x28) i = skipLiteral(b, i);
-    else if (c === 0x3c && b[i + 1] === 0x3c) {
-      // A dictionary operand (BDC's properties, BI's): skipped whole, strings in it included.
-      let depth = 0;
-      while (i < b.length) {
-        if (b[i] === 0x3c && b[i + 1] === 0x3c) {
-          depth++;
-          i += 2;
-        } else if (b[i] === 0x3e && b[i + 1] === 0x3e) {
-          i += 2;
-          if (--depth === 0) break;
-        } else if (b[i] === 0x28) i = skipLiteral(b, i);
-        else i++;
-      }
-    } else if (c === 0x3c) {
+    else if (c === 0x3c && b[i + 1] === 0x3c) i = skipDictionary(b, i);
+    else if (c === 0x3c) {
       while (i < b.length && b[i] !== 0x3e) i++;
       i++;
     } else if (c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) i++;
@@ -143,12 +156,8 @@ export function operations(b: Uint8Array): Operation[] {
         continue;
       }
       if (word === 'ID') {
-        // An inline image: one operation from its BI to its EI, its data skipped unread.
         i = skipInlineImage(b, i);
-        const bi = ops.findLastIndex((o) => o.op === 'BI');
-        const from = bi < 0 ? tokenStart : ops[bi]!.start;
-        if (bi >= 0) ops.length = bi;
-        ops.push({ op: 'BI', kind: Kind.XObjectPaint, start: from, end: i });
+        pushInlineImage(ops, tokenStart, i);
         start = -1;
         continue;
       }
@@ -193,6 +202,44 @@ export interface MarkCounts {
   repeated: number;
 }
 
+/** Bytes [at, end) of a stream replaced by `bytes` (an insertion when at === end). */
+interface Edit {
+  at: number;
+  end: number;
+  bytes: Buffer;
+}
+
+/** `content` with `edits` made (they do not overlap). */
+function applyEdits(content: Uint8Array, edits: Edit[]): Buffer {
+  edits.sort((a, b) => a.at - b.at);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const e of edits) {
+    parts.push(content.subarray(at, e.at), e.bytes);
+    at = e.end;
+  }
+  parts.push(content.subarray(at));
+  return Buffer.concat(parts);
+}
+
+/** Whether a sequence that begins at `o` (BDC, BMC) tags what it holds (an MCID, or /Artifact); a top-level one whose
+ * MCID is in `repeated` (a repeated table header) is retagged /Artifact. */
+function beginMarked(
+  content: Uint8Array,
+  o: Operation,
+  topLevel: boolean,
+  repeated: ReadonlySet<number>,
+  edits: Edit[],
+  counts: MarkCounts | undefined,
+): boolean {
+  const mcid = o.op === 'BDC' ? mcidOf(content, o) : undefined;
+  if (mcid !== undefined && topLevel && repeated.has(mcid)) {
+    edits.push({ at: o.start, end: o.end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
+    if (counts) counts.repeated++;
+  }
+  return mcid !== undefined || startsWith(content, o.start, ARTIFACT);
+}
+
 /**
  * `content` with every painting operation outside marked content wrapped in `/Artifact BMC … EMC`, and the tagged
  * sequences whose MCID is in `repeated` retagged `/Artifact`; undefined when there was nothing to change.
@@ -200,7 +247,7 @@ export interface MarkCounts {
 export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number> = new Set(), counts?: MarkCounts): Buffer | undefined {
   const ops = operations(content);
   // Insertions as [position, bytes] (opening before closing at one position never happens: runs do not touch).
-  const edits: { at: number; end: number; bytes: Buffer }[] = [];
+  const edits: Edit[] = [];
   const wrap = (from: number, to: number) => {
     edits.push({ at: from, end: from, bytes: OPEN }, { at: to, end: to, bytes: CLOSE });
     if (counts) counts.wrapped++;
@@ -214,12 +261,7 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
   for (const o of ops) {
     switch (o.kind) {
       case Kind.BeginMarked: {
-        const mcid = o.op === 'BDC' ? mcidOf(content, o) : undefined;
-        if (mcid !== undefined && depth === 0 && repeated.has(mcid)) {
-          edits.push({ at: o.start, end: o.end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
-          if (counts) counts.repeated++;
-        }
-        const tags = mcid !== undefined || startsWith(content, o.start, ARTIFACT);
+        const tags = beginMarked(content, o, depth === 0, repeated, edits, counts);
         open.push(tags);
         if (tags) depth++;
         if (text) text.marked = true;
@@ -257,13 +299,5 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
     }
   }
   if (edits.length === 0) return undefined;
-  edits.sort((a, b) => a.at - b.at);
-  const parts: Uint8Array[] = [];
-  let at = 0;
-  for (const e of edits) {
-    parts.push(content.subarray(at, e.at), e.bytes);
-    at = e.end;
-  }
-  parts.push(content.subarray(at));
-  return Buffer.concat(parts);
+  return applyEdits(content, edits);
 }

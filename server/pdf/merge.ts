@@ -98,6 +98,7 @@ export class PdfMerger {
   private language?: PDFObject;
   pages = 0;
 
+  /** Appends one tagged PDF: its pages, then its structure tree as a Part of the whole. */
   async add(pdf: Uint8Array): Promise<void> {
     const { doc: out, documentElem } = await this.merged;
     const source = await PDFDocument.load(pdf, { updateMetadata: false });
@@ -107,7 +108,25 @@ export class PdfMerger {
     const index = this.outline.length;
     const title = source.getTitle() ?? `Document ${index + 1}`;
     this.language ??= source.catalog.get(N('Lang'));
+    this.copyPages(source, copier, out, offset, title);
 
+    const root = src.lookup(source.catalog.get(N('StructTreeRoot')));
+    if (!(root instanceof PDFDict)) return;
+    const prefix = `d${index + 1}-`;
+    this.copyParts(src, root, copier, out, { documentElem, prefix, title });
+    this.copyParentTree(src, root, copier, offset);
+    // After the elements: each identifier's element is already copied.
+    for (const [key, ref] of treeEntries(src, root.get(N('IDTree')), 'Names')) {
+      const id = prefixed(prefix, key);
+      this.ids.push([textOf(id) ?? '', copier.copy(ref)]);
+    }
+    const roles = src.lookup(root.get(N('RoleMap')));
+    if (roles instanceof PDFDict) for (const [k, v] of roles.entries()) this.roleMap.set(k, copier.copy(v));
+  }
+
+  /** The source's pages appended, their parent-tree keys (and their annotations') moved past `offset`; the first one
+   * in the outline under `title`. */
+  private copyPages(source: PDFDocument, copier: PDFObjectCopier, out: PDFDocument, offset: number, title: string): void {
     const pages = source.getPages();
     pages.forEach((page) => {
       const ref = copier.copy(page.ref) as PDFRef;
@@ -125,26 +144,36 @@ export class PdfMerger {
       if (page === pages[0]) this.outline.push({ title, page: ref });
     });
     this.pages += pages.length;
+  }
 
-    const root = src.lookup(source.catalog.get(N('StructTreeRoot')));
-    if (!(root instanceof PDFDict)) return;
-    const prefix = `d${index + 1}-`;
+  /** The source's top structure elements copied as parts under the merged Document, their identifiers prefixed. */
+  private copyParts(
+    src: PDFContext,
+    root: PDFDict,
+    copier: PDFObjectCopier,
+    out: PDFDocument,
+    part: { documentElem: PDFRef; prefix: string; title: string },
+  ): void {
     const tops = src.lookup(root.get(N('K')));
     const topList = tops instanceof PDFArray ? tops.asArray() : [root.get(N('K'))];
     for (const top of topList) {
       if (!top) continue;
       const elem = src.lookup(top);
       if (!(elem instanceof PDFDict)) continue;
-      prefixIds(src, top, prefix);
+      prefixIds(src, top, part.prefix);
       // The source's root stays behind: its parts hang under the merged Document instead.
       elem.delete(N('P'));
       if (elem.get(N('S')) === N('Document')) elem.set(N('S'), N('Part'));
-      if (!elem.has(N('T'))) elem.set(N('T'), PDFHexString.fromText(title));
+      if (!elem.has(N('T'))) elem.set(N('T'), PDFHexString.fromText(part.title));
       const copied = copier.copy(top);
       const dict = out.context.lookup(copied);
-      if (dict instanceof PDFDict) dict.set(N('P'), documentElem);
+      if (dict instanceof PDFDict) dict.set(N('P'), part.documentElem);
       this.parts.push(copied instanceof PDFRef ? copied : out.context.register(copied));
     }
+  }
+
+  /** The source's parent-tree entries added with their keys moved past `offset`; the next document's offset set. */
+  private copyParentTree(src: PDFContext, root: PDFDict, copier: PDFObjectCopier, offset: number): void {
     let last = -1;
     for (const [key, value] of treeEntries(src, root.get(N('ParentTree')), 'Nums')) {
       if (!(key instanceof PDFNumber)) continue;
@@ -153,13 +182,6 @@ export class PdfMerger {
     }
     const next = src.lookup(root.get(N('ParentTreeNextKey')));
     this.nextKey = offset + Math.max(last + 1, next instanceof PDFNumber ? next.asNumber() : 0);
-    // After the elements: each identifier's element is already copied.
-    for (const [key, ref] of treeEntries(src, root.get(N('IDTree')), 'Names')) {
-      const id = prefixed(prefix, key);
-      this.ids.push([textOf(id) ?? '', copier.copy(ref)]);
-    }
-    const roles = src.lookup(root.get(N('RoleMap')));
-    if (roles instanceof PDFDict) for (const [k, v] of roles.entries()) this.roleMap.set(k, copier.copy(v));
   }
 
   /** The merged PDF, PDF/A-3a and PDF/UA-1 (archive.ts), titled `meta.title`. */

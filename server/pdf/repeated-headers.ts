@@ -37,12 +37,15 @@ function inColumnHeader(file: PdfFile, num: number): boolean {
   return false;
 }
 
+/** A parent-tree array and, when indirect, its object number. */
+type ParentArray = { array: PDFArray; num?: number };
+
 /** The parent tree's arrays: number (a page's /StructParents) → the array and, when indirect, its object number. */
-function parentArrays(file: PdfFile, root: PDFDict): Map<number, { array: PDFArray; num?: number }> | undefined {
+function parentArrays(file: PdfFile, root: PDFDict): Map<number, ParentArray> | undefined {
   const tree = file.dict(root.get(PDFName.of('ParentTree')));
   const nums = file.array(tree?.get(PDFName.of('Nums')));
   if (!tree || !nums || tree.has(PDFName.of('Kids'))) return undefined;
-  const out = new Map<number, { array: PDFArray; num?: number }>();
+  const out = new Map<number, ParentArray>();
   for (let i = 0; i + 1 < nums.size(); i += 2) {
     const key = nums.get(i);
     const value = nums.get(i + 1);
@@ -55,16 +58,8 @@ function parentArrays(file: PdfFile, root: PDFDict): Map<number, { array: PDFArr
   return out;
 }
 
-/** The repeats in `file`'s structure tree, and the objects to write without them. */
-export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeaders {
-  const none: RepeatedHeaders = { byPage: new Map(), objects: new Map() };
-  // A header row repeats only on a second page: a one-page document's structure tree is not read at all.
-  if (pages.length < 2) return none;
-  const root = file.dict(file.catalog().dict.get(PDFName.of('StructTreeRoot')));
-  const arrays = root && parentArrays(file, root);
-  if (!arrays) return none;
-
-  // Element → the pages (indexes) its content is on; only elements on more than one page can be repeats.
+/** Each page's parent-tree array, and element → the pages (indexes) its content is on. */
+function pagesOfElements(pages: PageRef[], arrays: Map<number, ParentArray>) {
   const seenOn = new Map<number, Set<number>>();
   const pageArrays = pages.map((page, index) => {
     const key = page.dict.get(PDFName.of('StructParents'));
@@ -77,15 +72,27 @@ export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeader
     });
     return entry;
   });
-  const headers = new Map<number, number>(); // element → its first page
+  return { pageArrays, seenOn };
+}
+
+/** The column header elements whose content is on more than one page: element → its first page. */
+function repeatedHeaderElements(file: PdfFile, seenOn: Map<number, Set<number>>): Map<number, number> {
+  const headers = new Map<number, number>();
   for (const [num, on] of seenOn) {
     if (on.size > 1 && inColumnHeader(file, num)) headers.set(num, Math.min(...on));
   }
-  if (headers.size === 0) return none;
+  return headers;
+}
 
-  const byPage = new Map<number, Set<number>>();
-  const removed = new Set<string>(); // `${page object number}:${mcid}`
-  const objects = new Map<number, string>();
+/** The parent-tree arrays without the repeats (null in their place), written to `objects`; the repeats noted by page
+ * in `byPage` and as `${page object number}:${mcid}` in `removed`. */
+function parentArraysWithoutRepeats(
+  pages: PageRef[],
+  pageArrays: (ParentArray | undefined)[],
+  headers: Map<number, number>,
+  out: RepeatedHeaders & { removed: Set<string> },
+): void {
+  const { byPage, removed, objects } = out;
   pageArrays.forEach((entry, index) => {
     if (!entry?.num) return;
     let changed = false;
@@ -101,7 +108,10 @@ export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeader
     });
     if (changed) objects.set(entry.num, `[${items.map(serialize).join(' ')}]`);
   });
+}
 
+/** The header elements without their `removed` marked content among their kids, written to `objects`. */
+function elementsWithoutRepeats(file: PdfFile, headers: Map<number, number>, removed: Set<string>, objects: Map<number, string>): void {
   for (const num of headers.keys()) {
     const elem = file.dict(PDFRef.of(num))!;
     const kids = elem.get(PDFName.of('K'));
@@ -119,5 +129,22 @@ export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeader
     copy.set(PDFName.of('K'), file.context.obj(kept));
     objects.set(num, serialize(copy));
   }
-  return { byPage, objects };
+}
+
+/** The repeats in `file`'s structure tree, and the objects to write without them. */
+export function repeatedHeaders(file: PdfFile, pages: PageRef[]): RepeatedHeaders {
+  const none: RepeatedHeaders = { byPage: new Map(), objects: new Map() };
+  // A header row repeats only on a second page: a one-page document's structure tree is not read at all.
+  if (pages.length < 2) return none;
+  const root = file.dict(file.catalog().dict.get(PDFName.of('StructTreeRoot')));
+  const arrays = root && parentArrays(file, root);
+  if (!arrays) return none;
+  // Only elements on more than one page can be repeats.
+  const { pageArrays, seenOn } = pagesOfElements(pages, arrays);
+  const headers = repeatedHeaderElements(file, seenOn);
+  if (headers.size === 0) return none;
+  const out = { byPage: new Map<number, Set<number>>(), removed: new Set<string>(), objects: new Map<number, string>() };
+  parentArraysWithoutRepeats(pages, pageArrays, headers, out);
+  elementsWithoutRepeats(file, headers, out.removed, out.objects);
+  return { byPage: out.byPage, objects: out.objects };
 }
