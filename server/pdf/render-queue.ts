@@ -19,7 +19,8 @@ const EWMA_WEIGHT = 0.1;
 
 export class RenderQueue {
   private active = 0;
-  private waiters: (() => void)[] = [];
+  /** Each told, when woken, whether a place was handed over to it (a render ended) or the queue closed. */
+  private waiters: ((handedOver: boolean) => void)[] = [];
   private closed = false;
   /** Moving average of how long a render held its place (ms); undefined until one has ended. */
   private meanHoldMs: number | undefined;
@@ -76,15 +77,15 @@ export class RenderQueue {
       const timer = setTimeout(() => leave(errors.renderTimeout(this.retryAfterSeconds())), Math.max(0, deadline - Date.now()));
       const onAbort = (): void => leave(errors.clientClosed());
       signal?.addEventListener('abort', onAbort, { once: true });
-      const wake = (): void => {
+      const wake = (handedOver: boolean): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        if (this.closed) reject(errors.rendererBusy(5));
-        else resolve();
+        if (handedOver) resolve();
+        else reject(errors.rendererBusy(5));
       };
       this.waiters.push(wake);
     });
-    this.active++;
+    // The place was handed over by the render that ended (it stays counted): a newcomer in the same tick waits.
     return this.slot();
   }
 
@@ -108,7 +109,7 @@ export class RenderQueue {
   /** Wakes every waiter, to be refused as busy: the pool is closing. */
   close(): void {
     this.closed = true;
-    for (const w of this.waiters.splice(0)) w();
+    for (const w of this.waiters.splice(0)) w(false);
   }
 
   private slot(): () => void {
@@ -120,11 +121,14 @@ export class RenderQueue {
       released = true;
       const held = Math.max(0, this.now() - since);
       this.meanHoldMs = this.meanHoldMs === undefined ? held : this.meanHoldMs + EWMA_WEIGHT * (held - this.meanHoldMs);
-      this.active--;
       const next = this.waiters.shift();
-      // A waiter woken takes the place over: no render in flight only when nobody waits.
-      if (next) next();
-      else this.tellBusy();
+      // A waiter woken takes the place over, never freed in between (a newcomer in the same tick would take it too
+      // and run one render over the limit): no render in flight only when nobody waits.
+      if (next) next(true);
+      else {
+        this.active--;
+        this.tellBusy();
+      }
     };
   }
 }

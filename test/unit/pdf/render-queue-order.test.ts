@@ -48,6 +48,22 @@ describe('RenderQueue bounds and order', function () {
     expect([queue.running, queue.waiting]).to.deep.equal([0, 0]);
   });
 
+  it('a newcomer does not pass a waiter: a place freed goes to the waiter, and one that comes in the same tick waits', async function () {
+    const queue = new RenderQueue(1, 10);
+    const first = await queue.acquire(FAR);
+    const order: string[] = [];
+    const waiter = queue.acquire(FAR).then((release) => (order.push('waiter'), release));
+    first();
+    const newcomer = queue.acquire(FAR).then((release) => (order.push('newcomer'), release));
+    const releaseWaiter = await waiter;
+    expect(queue.running, 'never more than one render at once').to.equal(1);
+    expect(queue.waiting).to.equal(1);
+    releaseWaiter();
+    (await newcomer)();
+    expect(order).to.deep.equal(['waiter', 'newcomer']);
+    expect(queue.running).to.equal(0);
+  });
+
   it('a full line: renderer_busy at once, with the seconds to wait, and nothing taken', async function () {
     const queue = new RenderQueue(1, 2);
     await queue.acquire(FAR);
