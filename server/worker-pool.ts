@@ -242,67 +242,78 @@ export class WorkerPool<In, Out> {
     );
   }
 
-  private spawn(slot: Slot<In, Out>): void {
+  /** A new worker (a thread, or a process) running the pool's file; under tsx with the TypeScript loader too. */
+  private newWorker(): PoolWorker {
     const ts = __filename.endsWith('.ts');
     // Under tsx (development, tests) the worker needs the TypeScript loader too.
     const file = `${this.opts.file}.${ts ? 'ts' : 'js'}`;
     const execArgv = ts ? ['--require', 'tsx/cjs'] : [];
-    const worker: PoolWorker = this.opts.processes
+    return this.opts.processes
       ? new WorkerProcess(file, {
           workerData: this.opts.workerData,
           execArgv,
           maxOldGenerationSizeMb: this.opts.resourceLimits?.maxOldGenerationSizeMb,
         })
       : new Worker(file, { workerData: this.opts.workerData, execArgv, resourceLimits: this.opts.resourceLimits });
+  }
+
+  /** Starts `slot`'s worker and listens to it. */
+  private spawn(slot: Slot<In, Out>): void {
+    const worker = this.newWorker();
     slot.worker = worker;
     slot.ready = !this.opts.announcesReady;
     // Referenced while it loads or works, so that a process waiting for it is not ended under it.
     if (slot.ready) worker.unref();
-    worker.on('message', (message) => {
-      const m = message as Answer<Out>;
-      if (slot.worker !== worker) return;
-      if (m.ready !== undefined && m.id === undefined) return this.loaded(slot, worker, m);
-      const job = slot.job;
-      if (!job || job.id !== m.id) return;
-      this.clear(slot);
-      worker.unref();
-      const error = typeof m.error === 'string' ? { message: m.error, expected: false } : m.error;
-      if (error)
-        this.settle(job, error.expected && this.opts.expectedError ? this.opts.expectedError(error.message) : new Error(error.message));
-      else this.settle(job, undefined, m.output as Out);
-      if (m.retire) this.stop(slot);
-      else this.dispatch();
-    });
+    worker.on('message', (message) => this.answered(slot, worker, message as Answer<Out>));
     // An uncaught error in the worker: it exits next ('exit' replaces it); its job fails with the error.
-    worker.on('error', (err) => {
-      if (slot.worker !== worker || !slot.job) return;
-      const job = slot.job;
-      this.clear(slot);
-      const code = (err as { code?: string }).code;
-      this.settle(job, new WorkerPoolError('crashed', `the worker ${path.basename(this.opts.file)} failed: ${err.message}`, code));
-    });
-    worker.on('exit', (code) => {
-      if (slot.worker !== worker) return;
-      const job = slot.job;
-      const wasReady = slot.ready;
-      this.clear(slot);
-      slot.worker = undefined;
-      slot.ready = false;
-      if (this.closed) return;
-      if (job) {
-        this.settle(
-          job,
-          new WorkerPoolError('crashed', `the worker ${path.basename(this.opts.file)} exited (${code}) while running a job`),
-        );
-      }
-      if (!wasReady && this.opts.announcesReady) {
-        // Died while loading (a load failure posts its message first and is handled in loaded()).
-        this.loaded(slot, undefined, { ready: false, error: `the worker exited (${code}) while loading` });
-        return;
-      }
-      this.opts.onEvent?.('crashed', { code });
-      this.replace(slot);
-    });
+    worker.on('error', (err) => this.failed(slot, worker, err));
+    worker.on('exit', (code) => this.exited(slot, worker, code));
+  }
+
+  /** A worker's message: its load report, or its job's answer (the job settled, the worker retired or given more). */
+  private answered(slot: Slot<In, Out>, worker: PoolWorker, m: Answer<Out>): void {
+    if (slot.worker !== worker) return;
+    if (m.ready !== undefined && m.id === undefined) return this.loaded(slot, worker, m);
+    const job = slot.job;
+    if (!job || job.id !== m.id) return;
+    this.clear(slot);
+    worker.unref();
+    const error = typeof m.error === 'string' ? { message: m.error, expected: false } : m.error;
+    if (error)
+      this.settle(job, error.expected && this.opts.expectedError ? this.opts.expectedError(error.message) : new Error(error.message));
+    else this.settle(job, undefined, m.output as Out);
+    if (m.retire) this.stop(slot);
+    else this.dispatch();
+  }
+
+  /** An uncaught error in a worker: its job fails with it (the exit that follows replaces the worker). */
+  private failed(slot: Slot<In, Out>, worker: PoolWorker, err: Error): void {
+    if (slot.worker !== worker || !slot.job) return;
+    const job = slot.job;
+    this.clear(slot);
+    const code = (err as { code?: string }).code;
+    this.settle(job, new WorkerPoolError('crashed', `the worker ${path.basename(this.opts.file)} failed: ${err.message}`, code));
+  }
+
+  /** A worker's exit: its job fails, and it is replaced (or, dying while loading, reported as not loaded). */
+  private exited(slot: Slot<In, Out>, worker: PoolWorker, code: number): void {
+    if (slot.worker !== worker) return;
+    const job = slot.job;
+    const wasReady = slot.ready;
+    this.clear(slot);
+    slot.worker = undefined;
+    slot.ready = false;
+    if (this.closed) return;
+    if (job) {
+      this.settle(job, new WorkerPoolError('crashed', `the worker ${path.basename(this.opts.file)} exited (${code}) while running a job`));
+    }
+    if (!wasReady && this.opts.announcesReady) {
+      // Died while loading (a load failure posts its message first and is handled in loaded()).
+      this.loaded(slot, undefined, { ready: false, error: `the worker exited (${code}) while loading` });
+      return;
+    }
+    this.opts.onEvent?.('crashed', { code });
+    this.replace(slot);
   }
 
   /** A worker's load report. */
