@@ -121,6 +121,7 @@ export class BrowserPool implements PdfRenderer {
     await this.browser.close();
   }
 
+  /** One render in a queue slot: a page taken, the document printed, raced against the deadline and the client. */
   private async renderInSlot(
     content: string | PrintDocument,
     options: PdfOptions,
@@ -163,24 +164,36 @@ export class BrowserPool implements PdfRenderer {
       // when it settles, so that no page is left behind.
       void work.catch(() => undefined).finally(() => this.pages.discard(page));
       this.pages.discard(page);
-      if (err instanceof DeadlineError) {
-        this.opts.onEvent?.('render_timeout');
-        throw errors.renderTimeout(this.queue.retryAfterSeconds());
-      }
-      if (err instanceof DomainError) throw err;
-      if (mayRetry && Date.now() < deadline && !this.closed) {
-        // A crashed renderer, or a crashed, hung or disconnected browser: try once more (relaunched if need be).
-        this.opts.onEvent?.('render_retry', { error: (err as Error).message });
-        this.browser.noteRetry();
-        return this.renderInSlot(content, options, deadline, false);
-      }
-      // Failed twice (the renderer crashed or was killed over its memory limit, or the browser died again): the
-      // client gets render_failed (try again later), never an internal error.
-      this.opts.onEvent?.('render_failed', { error: (err as Error).message });
-      throw errors.renderFailed(this.queue.retryAfterSeconds());
+      return this.afterFailure(err, content, options, deadline, mayRetry);
     } finally {
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** After a failed render (its page discarded): the deadline's error or the client's, else one more try while
+   * `mayRetry` and time is left, else render_failed. Throws synchronously, as the catch it is called from would. */
+  private afterFailure(
+    err: unknown,
+    content: string | PrintDocument,
+    options: PdfOptions,
+    deadline: number,
+    mayRetry: boolean,
+  ): Promise<Uint8Array> {
+    if (err instanceof DeadlineError) {
+      this.opts.onEvent?.('render_timeout');
+      throw errors.renderTimeout(this.queue.retryAfterSeconds());
+    }
+    if (err instanceof DomainError) throw err;
+    if (mayRetry && Date.now() < deadline && !this.closed) {
+      // A crashed renderer, or a crashed, hung or disconnected browser: try once more (relaunched if need be).
+      this.opts.onEvent?.('render_retry', { error: (err as Error).message });
+      this.browser.noteRetry();
+      return this.renderInSlot(content, options, deadline, false);
+    }
+    // Failed twice (the renderer crashed or was killed over its memory limit, or the browser died again): the
+    // client gets render_failed (try again later), never an internal error.
+    this.opts.onEvent?.('render_failed', { error: (err as Error).message });
+    throw errors.renderFailed(this.queue.retryAfterSeconds());
   }
 }
