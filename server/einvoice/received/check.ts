@@ -236,6 +236,43 @@ function xsdFinding(p: XsdProblem, ruleSet: string): Finding {
   };
 }
 
+/** One rule set's line of the report and its findings: its failures; not run (the XSD failed); or not finished (a
+ * worker's error), which is a fatal finding of its own. */
+function ruleSetOutcome(
+  id: RuleSetId,
+  failures: SvrlFailure[] | Error | undefined,
+  rules: RulesPool,
+): { report: RuleSetReport; findings: Finding[] } {
+  const set = RULE_SETS[id];
+  if (failures instanceof Error) {
+    // Not finished: the document is not known to be valid, and says so as a fatal finding of its own.
+    const why = !(failures instanceof WorkerPoolError)
+      ? `stopped on this document with an error of their own (${failures.message.slice(0, 200)})`
+      : failures.reason === 'timeout'
+        ? `did not finish within ${Math.round(rules.opts.timeoutMs / 1000)} s on this document (RULES_TIMEOUT_MS)`
+        : 'could not check this document (it needs more memory than a rule checker may use)';
+    return {
+      report: { name: set.name, version: set.version, fatal: 1, warnings: 0, skipped: `not finished: it ${why}` },
+      findings: [
+        {
+          rule: 'RULES-INCOMPLETE',
+          severity: 'fatal',
+          message: `The ${set.name} rules ${why}: the document is not known to pass them.`,
+          location: '/',
+          rule_set: set.name,
+        },
+      ],
+    };
+  }
+  if (!failures) {
+    const skipped = set.notRun ?? 'not run: the document is not valid against its XSD (the rules assume the structure the XSD checks)';
+    return { report: { name: set.name, version: set.version, fatal: 0, warnings: 0, skipped }, findings: [] };
+  }
+  const found = failures.map((f) => finding(f, id));
+  const fatal = found.filter((f) => f.severity === 'fatal').length;
+  return { report: { name: set.name, version: set.version, fatal, warnings: found.length - fatal }, findings: found };
+}
+
 /**
  * Checks a received e-invoice against its XSD and every official rule set that applies, and reports.
  * Throws malformed_xml (not well-formed, a DTD, beyond `limits`) and unsupported_document (not a UBL Invoice or
@@ -259,34 +296,9 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
   const runnable = ruleSets.filter((id) => RULE_SETS[id].file);
   const results = xsdValid ? await runAll(opts.rules, runnable, shared, opts.signal) : new Map<RuleSetId, SvrlFailure[] | Error>();
   for (const id of ruleSets) {
-    const set = RULE_SETS[id];
-    const failures = results.get(id);
-    if (failures instanceof Error) {
-      // Not finished: the document is not known to be valid, and says so as a fatal finding of its own.
-      const why = !(failures instanceof WorkerPoolError)
-        ? `stopped on this document with an error of their own (${failures.message.slice(0, 200)})`
-        : failures.reason === 'timeout'
-          ? `did not finish within ${Math.round(opts.rules.opts.timeoutMs / 1000)} s on this document (RULES_TIMEOUT_MS)`
-          : 'could not check this document (it needs more memory than a rule checker may use)';
-      ruleSetsReport.push({ name: set.name, version: set.version, fatal: 1, warnings: 0, skipped: `not finished: it ${why}` });
-      findings.push({
-        rule: 'RULES-INCOMPLETE',
-        severity: 'fatal',
-        message: `The ${set.name} rules ${why}: the document is not known to pass them.`,
-        location: '/',
-        rule_set: set.name,
-      });
-      continue;
-    }
-    if (!failures) {
-      const skipped = set.notRun ?? 'not run: the document is not valid against its XSD (the rules assume the structure the XSD checks)';
-      ruleSetsReport.push({ name: set.name, version: set.version, fatal: 0, warnings: 0, skipped });
-      continue;
-    }
-    const found = failures.map((f) => finding(f, id));
-    const fatal = found.filter((f) => f.severity === 'fatal').length;
-    ruleSetsReport.push({ name: set.name, version: set.version, fatal, warnings: found.length - fatal });
-    findings.push(...found);
+    const outcome = ruleSetOutcome(id, results.get(id), opts.rules);
+    ruleSetsReport.push(outcome.report);
+    findings.push(...outcome.findings);
   }
   const fatal = findings.filter((f) => f.severity === 'fatal');
   const report: ValidationReport = {
