@@ -11,7 +11,8 @@ import Handlebars from 'handlebars';
 import type { PrintDocument } from '../pdf/renderer';
 import type { FontSet, PageFonts } from './fonts';
 import { blockLanguage } from './script-language';
-import type { DocumentView } from './view-model';
+import { needsOwnDirection } from './own-direction';
+import type { Cell, DocumentView } from './view-model';
 
 export class TemplateLoadError extends Error {
   constructor(readonly problems: string[]) {
@@ -127,6 +128,10 @@ function loadTemplates(templatesDir: string, problems: string[]): TemplateSet {
     const lang = blockLanguage(String(text ?? ''), String((options.data as { root: { view: DocumentView } }).root.view.lang));
     return lang ? new hbs.SafeString(` lang="${lang}"`) : '';
   });
+  // `{{dirOf text}}`: ` dir="auto"` on a block whose text needs its own direction or clip (own-direction.ts), and
+  // `(ownCell cell)`: an item's cell whose text can be the cell's own content, with no block inside it.
+  hbs.registerHelper('dirOf', (text: unknown) => (needsOwnDirection(String(text ?? '')) ? new hbs.SafeString(' dir="auto"') : ''));
+  hbs.registerHelper('ownCell', (cell: Cell) => !cell.details?.length && !cell.adjustment && !needsOwnDirection(cell.text));
   const partials = readAll(path.join(templatesDir, 'partials'), '.hbs', problems);
   for (const [name, source] of partials) {
     try {
