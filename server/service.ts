@@ -7,7 +7,7 @@ import { createApp } from './http/app';
 import { createMetrics, type Metrics } from './http/metrics';
 import { createStudio } from './http/studio';
 import { accountRouter } from './http/account';
-import { loadHttpAssets } from './http/http-assets';
+import { loadHttpAssets, type HttpAssets } from './http/http-assets';
 import { startLiveReload } from './dev/live-reload';
 import type { KeyStore } from './keys/key-store';
 import { openStore } from './keys/open-store';
@@ -17,7 +17,7 @@ import { listen } from './http/server';
 import { createLogger } from './logger';
 import type { PdfRenderer } from './pdf/browser-pool';
 import { startBrowserPool } from './browser-setup';
-import { loadAssets } from './assets';
+import { loadAssets, type Assets } from './assets';
 import { PdfSigning } from './pdf-signing';
 import { DocumentPipeline } from './pipeline';
 import { PrintFirst } from './print-first';
@@ -67,7 +67,40 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await keys.close();
     throw err;
   }
-  const { pdf, xsd, rules, signing } = engines;
+  const wired = wire(config, options, { root, assets, web, keys, logger, metrics, engines });
+  const served = await listen(wired.app, config, logger);
+  const { pdf, xsd, rules } = engines;
+  return {
+    url: served.url,
+    port: served.port,
+    server: served.server,
+    keys,
+    quota: wired.quota,
+    pdf,
+    pipeline: wired.pipeline,
+    logger,
+    async close() {
+      // Stop accepting and let the requests in flight finish, then stop what they used.
+      wired.studio?.close();
+      await served.close();
+      wired.reload?.close();
+      await pdf.close();
+      printFirst.close();
+      await rules?.release();
+      await xsd.release();
+      await keys.close();
+    },
+  };
+}
+
+/** The pipelines, the quota and the routers around the started engines, mounted in one express app. */
+function wire(
+  config: Config,
+  options: StartOptions,
+  parts: { root: string; assets: Assets; web: HttpAssets; keys: KeyStore; logger: Logger; metrics: Metrics; engines: Engines },
+) {
+  const { root, assets, web, keys, logger, metrics } = parts;
+  const { pdf, xsd, rules, signing } = parts.engines;
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config, signing);
   const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
@@ -87,32 +120,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     account,
     isReady: () => pdf.isReady(),
     received,
-    xsdReady: () => xsd!.validator.check(),
+    xsdReady: () => xsd.validator.check(),
     poolStats: () => pdf.liveStats?.() ?? pdf.stats(),
     signing: signing && (() => signing.status()),
   });
-  const served = await listen(app, config, logger);
-  return {
-    url: served.url,
-    port: served.port,
-    server: served.server,
-    keys,
-    quota,
-    pdf,
-    pipeline,
-    logger,
-    async close() {
-      // Stop accepting and let the requests in flight finish, then stop what they used.
-      studio?.close();
-      await served.close();
-      reload?.close();
-      await pdf.close();
-      printFirst.close();
-      await rules?.release();
-      await xsd.release();
-      await keys.close();
-    },
-  };
+  return { app, pipeline, quota, reload, studio };
 }
 
 /** What answers the requests besides the key store: the renderer, the XSD validator, the official rule sets (when

@@ -61,23 +61,47 @@ export interface PrintOnly {
 
 /**
  * The print-only limit: Chromium launched and its pages opened as the service does (launch.ts), `html` written once
- * into each, then only Page.printToPDF with the service's own parameters, the bytes decoded as the service does.
+ * into each, then only the print, again and again, with the service's paper, margins, backgrounds and tagging:
+ * through puppeteer's page.pdf() (`via: 'page.pdf'`, as most services print: it waits for the fonts and reads the
+ * PDF as a stream), or as the service itself asks, one Page.printToPDF with the bytes in its reply (`'devtools'`).
  */
-export async function startPrintOnly(executablePath: string, sandbox: boolean, workers: number, html: string): Promise<PrintOnly> {
+export async function startPrintOnly(
+  executablePath: string,
+  sandbox: boolean,
+  workers: number,
+  html: string,
+  via: 'page.pdf' | 'devtools',
+): Promise<PrintOnly> {
   const browser = await launchChromium({ executablePath, sandbox, rendererProcessLimit: 2 * workers + 2 });
-  const sessions: CDPSession[] = await Promise.all(
+  const pages = await Promise.all(
     Array.from({ length: workers }, async () => {
       const page = await openPrintPage(browser);
       const session = await page.createCDPSession();
       await printPage(page, session, html, newResidentState(), { format: 'letter' });
-      return session;
+      return { page, session };
     }),
   );
   const parameters = printParameters('letter');
+  const inches = (n: number | undefined) => `${n}in`;
+  const pdfOptions = {
+    width: inches(parameters.paperWidth),
+    height: inches(parameters.paperHeight),
+    margin: {
+      top: inches(parameters.marginTop),
+      right: inches(parameters.marginRight),
+      bottom: inches(parameters.marginBottom),
+      left: inches(parameters.marginLeft),
+    },
+    printBackground: parameters.printBackground,
+    tagged: parameters.generateTaggedPDF,
+  };
+  const printOnce = async ({ page, session }: { page: Page; session: CDPSession }): Promise<number> =>
+    via === 'page.pdf'
+      ? (await page.pdf(pdfOptions)).length
+      : Buffer.from((await session.send('Page.printToPDF', parameters)).data, 'base64').length;
   return {
     async print(worker) {
-      const { data } = await sessions[worker % sessions.length]!.send('Page.printToPDF', parameters);
-      if (Buffer.from(data, 'base64').length < 1000) throw new Error('print-only: no PDF');
+      if ((await printOnce(pages[worker % pages.length]!)) < 1000) throw new Error('print-only: no PDF');
     },
     close: () => browser.close(),
   };

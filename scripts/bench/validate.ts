@@ -79,7 +79,7 @@ export async function benchValidate(opts: ValidateBenchOptions): Promise<void> {
     `\nvalidate: ${examples.length} official examples × ${opts.rounds} rounds, ${os.cpus().length} cores; engine: RULES_WORKERS=${config.rulesWorkers}, RULES_TIMEOUT_MS=${config.rulesTimeoutMs}`,
   );
 
-  let started = performance.now();
+  const started = performance.now();
   const configured = await startPool(config, config.rulesWorkers, RULES_NICENESS);
   const startMs = performance.now() - started;
   const plain = await startPool(config, config.rulesWorkers, 0);
@@ -99,11 +99,31 @@ export async function benchValidate(opts: ValidateBenchOptions): Promise<void> {
       run: async (e: (typeof examples)[number]) => void (await checkReceived(e.xml, { xsd: xsd.validator, rules: plain })),
     },
   ];
-  // Warm-up: one pass each (SaxonJS's code in this thread, the workers' JIT).
+  const times = await alternate(contenders, examples, opts.rounds);
+  printTable(
+    contenders.map((c) => c.name),
+    times,
+  );
+  await configured.close();
+  await plain.close();
+
+  if (opts.print && opts.seconds > 0) await interference(opts, xsd.validator);
+  await xsd.release();
+}
+
+type Timings = { ubl: number[]; cii: number[] };
+
+/** Each contender on each example, `rounds` times in rotating order after one warm-up pass (SaxonJS's code in this
+ * thread, the workers' JIT); the times by syntax. */
+async function alternate<E extends { syntax: string }>(
+  contenders: { run: (e: E) => Promise<void> }[],
+  examples: E[],
+  rounds: number,
+): Promise<Timings[]> {
   for (const e of examples) for (const c of contenders) await c.run(e);
   const times = contenders.map(() => ({ ubl: [] as number[], cii: [] as number[] }));
-  started = performance.now();
-  for (let r = 0; r < opts.rounds; r++) {
+  const started = performance.now();
+  for (let r = 0; r < rounds; r++) {
     for (const [i, e] of examples.entries()) {
       for (let k = 0; k < contenders.length; k++) {
         const c = (r + i + k) % contenders.length;
@@ -114,25 +134,25 @@ export async function benchValidate(opts: ValidateBenchOptions): Promise<void> {
     }
   }
   console.log(`(${fmt((performance.now() - started) / 1000)} s)`);
+  return times;
+}
+
+/** The table of percentiles per contender (the first is the naive one), and the engine's (the second) target. */
+function printTable(names: string[], times: Timings[]): void {
   console.log('\n| contender | UBL p50 ms | UBL p95 ms | CII p50 ms | CII p95 ms | all p50 ms | all p95 ms | all p50 ÷ naive p50 |');
   console.log('|---|---|---|---|---|---|---|---|');
   const naiveAll = [...times[0]!.ubl, ...times[0]!.cii];
-  contenders.forEach((c, i) => {
+  names.forEach((name, i) => {
     const t = times[i]!;
     const all = [...t.ubl, ...t.cii];
     console.log(
-      `| ${c.name} | ${fmt(pct(t.ubl, 0.5))} | ${fmt(pct(t.ubl, 0.95))} | ${fmt(pct(t.cii, 0.5))} | ${fmt(pct(t.cii, 0.95))} | ${fmt(pct(all, 0.5))} | ${fmt(pct(all, 0.95))} | ${(pct(all, 0.5) / pct(naiveAll, 0.5)).toFixed(2)} |`,
+      `| ${name} | ${fmt(pct(t.ubl, 0.5))} | ${fmt(pct(t.ubl, 0.95))} | ${fmt(pct(t.cii, 0.5))} | ${fmt(pct(t.cii, 0.95))} | ${fmt(pct(all, 0.5))} | ${fmt(pct(all, 0.95))} | ${(pct(all, 0.5) / pct(naiveAll, 0.5)).toFixed(2)} |`,
     );
   });
   const engineAll = [...times[1]!.ubl, ...times[1]!.cii];
   console.log(
     `\ntarget: engine p50 below the naive p50: ${fmt(pct(engineAll, 0.5))} ms vs ${fmt(pct(naiveAll, 0.5))} ms (${(pct(engineAll, 0.5) / pct(naiveAll, 0.5)).toFixed(2)} ×)`,
   );
-  await configured.close();
-  await plain.close();
-
-  if (opts.print && opts.seconds > 0) await interference(opts, xsd.validator);
-  await xsd.release();
 }
 
 /** The contenders of the interference table: workers, their nice increment, held while PDFs print or not. */
