@@ -26,8 +26,9 @@ export interface Assets {
   messages: CountedMessages;
 }
 
-/** Loads every data file under `root`; throws one StartupError listing every problem of every loader. */
-export function loadAssets(root: string, limits: Limits): Assets {
+/** Runs loaders, each to the end: `attempt` returns what one loaded, or undefined with its problems (a loader's own
+ * list, or its error's message) added to `problems`, for one StartupError that names them all. */
+export function startupLoaders(): { problems: string[]; attempt: <T>(load: () => T) => T | undefined } {
   const problems: string[] = [];
   const attempt = <T>(load: () => T): T | undefined => {
     try {
@@ -38,6 +39,12 @@ export function loadAssets(root: string, limits: Limits): Assets {
       return undefined;
     }
   };
+  return { problems, attempt };
+}
+
+/** Loads every data file under `root`; throws one StartupError listing every problem of every loader. */
+export function loadAssets(root: string, limits: Limits): Assets {
+  const { problems, attempt } = startupLoaders();
   const codes = attempt(() => loadCodeLists(path.join(root, 'codes', 'en16931.json')));
   const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes));
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));

@@ -5,7 +5,7 @@
 // start-up, nor load the core's data files (assets.ts owns those, and live reload reloads only them).
 import fs from 'node:fs';
 import path from 'node:path';
-import { StartupError } from '../assets';
+import { startupLoaders, StartupError } from '../assets';
 import { projectRoot } from '../config';
 import { loadPages, type PageRenderer } from './account/pages';
 import type { Node } from './openapi/schemas';
@@ -24,16 +24,7 @@ export interface HttpAssets {
  * has none); throws one StartupError listing every problem.
  */
 export function loadHttpAssets(root: string, codeRoot = projectRoot()): HttpAssets {
-  const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (err) {
-      const list = (err as { problems?: string[] }).problems;
-      problems.push(...(list ?? [(err as Error).message]));
-      return undefined;
-    }
-  };
+  const { problems, attempt } = startupLoaders();
   const pages = attempt(() => loadPages(path.join(root, 'templates', 'account')));
   const examples = attempt(() => loadDocumentExamples(path.join(root, 'examples')));
   const version = attempt(() => packageVersion(path.join(codeRoot, 'package.json')));
