@@ -15,7 +15,7 @@ RUNTIME=(
 )
 BUILD=(
   python3 make g++          # native modules (better-sqlite3) build from source
-  curl unzip                # install-standards.sh downloads the UBL schemas when ../shared is absent
+  curl unzip                # install-standards.sh downloads the UBL schemas when ../shared is absent; the batch tests read their ZIPs back
 )
 TEST=(
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts, pdfsig: the tests read the PDFs with them
