@@ -827,7 +827,7 @@ export interface EInvoice {
   embed_pdf?: boolean;
 }
 /**
- * Structured party data for EN 16931 / Peppol (docs/decisions.md §8). Overrides what is read from the free-text from/to.
+ * Structured party data for EN 16931 / Peppol. Overrides what is read from the free-text from/to.
  */
 export interface EInvoiceParty {
   /**
