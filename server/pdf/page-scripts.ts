@@ -7,14 +7,22 @@
 
 /** One document's parts, as swapDocument takes them. */
 export interface SwapInput {
-  /** @font-face rules for the faces this page has not loaded yet ('' when it has them all). */
-  fontCss: string;
+  /** @font-face rules for the faces this page has not loaded yet ('' when it has them all), or null for the parts
+   * holdPart has put in the page. */
+  fontCss: string | null;
   lang: string;
   title: string;
   author: string;
   css: string;
   bodyClass: string;
-  body: string;
+  /** The body's HTML, or null for the parts holdPart has put in the page. */
+  body: string | null;
+}
+
+/** The long texts the page keeps, in parts, between holdPart and swapDocument. */
+export type HeldText = 'fontCss' | 'body';
+interface HeldTexts {
+  docgenHeld?: Partial<Record<HeldText, string>>;
 }
 
 interface PageFontFace {
@@ -61,18 +69,32 @@ export async function writeDocument(html: string): Promise<void> {
 }
 
 /**
+ * Keeps one part of one of a document's long texts in the page (the first part starts it afresh) until swapDocument
+ * takes it: Chromium carries several messages of a hundred kilobytes faster than one of several hundred (print-page.ts).
+ */
+export async function holdPart(input: { text: HeldText; part: string; first: boolean }): Promise<void> {
+  const page = globalThis as unknown as HeldTexts;
+  const held = (page.docgenHeld ??= {});
+  held[input.text] = input.first ? input.part : (held[input.text] ?? '') + input.part;
+}
+
+/**
  * Puts one document into a page that holds its theme's frame (written first by writeDocument when it did not): the fonts it lacks are added (and kept: they are public
  * files, not document data), the language, title, author and the document's style are set, and the body is replaced
  * wholesale by a new body element, so nothing of the previous document stays. Returns when its images are decoded and every font it uses has loaded.
  */
 export async function swapDocument(input: SwapInput): Promise<void> {
   const doc = document;
+  const page = globalThis as unknown as HeldTexts;
+  const held = page.docgenHeld ?? {};
+  page.docgenHeld = undefined;
+  const fontCss = input.fontCss ?? held.fontCss ?? '';
   let added: PageFontFace[] = [];
-  if (input.fontCss !== '') {
+  if (fontCss !== '') {
     const known = new Set(doc.fonts);
     const style = doc.createElement('style');
     style.className = 'fonts';
-    style.textContent = input.fontCss;
+    style.textContent = fontCss;
     doc.head.appendChild(style);
     // The faces just added are loaded now, rather than when layout first meets their characters.
     added = [...doc.fonts].filter((face) => !known.has(face));
@@ -85,7 +107,7 @@ export async function swapDocument(input: SwapInput): Promise<void> {
   // A new body element, filled by the parser (DOMParser's document of its own cost a tenth of the render).
   const body = doc.createElement('body');
   body.className = input.bodyClass;
-  body.innerHTML = input.body;
+  body.innerHTML = input.body ?? held.body ?? '';
   doc.documentElement.replaceChild(body, doc.body);
   // Every face in the page is loaded before its first print (those of earlier documents were loaded then), so no
   // layout is needed to find the fonts (the print lays the page out anyway, for paper): waiting for the faces just
