@@ -1,9 +1,11 @@
-// npm run bench [-- --seconds N] [--soak [renders]] [--soak-runs N] [--overload [seconds]] [--validate-rounds N] [--validate-seconds N]
+// npm run bench [-- --seconds N] [--statement-seconds N] [--soak [renders]] [--soak-runs N] [--overload [seconds]] [--validate-rounds N] [--validate-seconds N]
 // npm run bench -- --validate-only [--validate-rounds N] [--validate-seconds N]: the checking of received e-invoices
 // alone (scripts/bench/validate.ts), without the build and the service.
 // npm run bench -- --archive-only [--seconds N]: PDF/A + PDF/UA and PAdES signing against the path without them
 // alone (scripts/bench/archive.ts).
-// npm run bench -- --statement-only [--seconds N]: the 1,000-line statement's contenders and profile alone.
+// npm run bench -- --statement-only [--statement-seconds N]: the 1,000-line statement's contenders and profile alone
+// (--statement-seconds: its side-by-side rounds, 60 s by default, in the full run too).
+// npm run bench -- --invoice-only [--seconds N]: the one-page invoice's contenders alone.
 // Measures, in one run, the service against the naive Chromium floor and against the print-only limit:
 //   naive floor:     puppeteer setContent + pdf on reused pages, system fonts, a bare one-page invoice (contenders.ts);
 //   print-only limit: the service's own Chromium (launch.ts) and its HTML for the invoice, written once, then only
@@ -31,10 +33,20 @@ import { loadAssets } from '../server/assets';
 import { CREATOR, DocumentPipeline } from '../server/pipeline';
 import { BARE_INVOICE, bareStatement, startNaiveFloor, startPrintOnly, startSlowImageServer, type ImageServer } from './bench/contenders';
 import { launchChromium, openPrintPage } from '../server/pdf/launch';
-import { newResidentState, printPage, printParameters } from '../server/pdf/print-page';
-import { swapDocument } from '../server/pdf/page-scripts';
+import { newResidentState, printAlone, printPage, swapAlone } from '../server/pdf/print-page';
 import type { ParsedBody } from '../server/documents/parse-body';
-import { closedLoop, fmt, interleaved, summarize, treeRssMiB, type Run } from './bench/measure';
+import {
+  closedLoop,
+  fmt,
+  interleaved,
+  ownCpuMs,
+  selfCpuMs,
+  summarize,
+  treeCpuMs,
+  treeRssMiB,
+  type CpuMeter,
+  type Run,
+} from './bench/measure';
 import { postTo, serviceMetrics, startService } from './bench/service';
 import { benchValidate } from './bench/validate';
 import { benchConvert } from './bench/convert';
@@ -54,7 +66,10 @@ const OVERLOAD = flag('overload', 60);
 const VALIDATE_ONLY = args.includes('--validate-only');
 const ARCHIVE_ONLY = args.includes('--archive-only');
 const STATEMENT_ONLY = args.includes('--statement-only');
+const INVOICE_ONLY = args.includes('--invoice-only');
 const VALIDATE_ROUNDS = flag('validate-rounds', 5) ?? 5;
+/** The statement's rounds take over a second a document: a minute each gives its medians some 40 documents. */
+const STATEMENT_SECONDS = flag('statement-seconds', 60) ?? 60;
 const VALIDATE_SECONDS = flag('validate-seconds', 16) ?? 16;
 const CONCURRENCY = Number(process.env.RENDER_CONCURRENCY ?? Math.min(os.availableParallelism(), 8));
 const ROOT = projectRoot();
@@ -169,16 +184,16 @@ async function archiveSection(config: ReturnType<typeof loadConfig>): Promise<vo
 /**
  * Where one 1,000-line statement's time goes, each step alone and one at a time (six times, the median of the last
  * five): Node's request-to-HTML (validation, totals, the view, the template); Chromium's swap of the document into a
- * resident page (sent over DevTools, parsed, its fonts and images waited for: page-scripts.ts swapDocument); the print
- * that follows (the layout for paper, the paint, the tagged PDF); the same print again, on the page already laid out
- * (the print-only limit's work); and the PDF's finishing in Node (PDF/A-3a and PDF/UA-1).
+ * resident page (sent over DevTools in parts, parsed, its fonts and images waited for: print-page.ts swapAlone); the
+ * print that follows (the layout for paper, the paint, the tagged PDF, read back as a stream: printAlone); the same
+ * print again, on the page already laid out (the print-only limit's work); and the PDF's finishing in Node (PDF/A-3a
+ * and PDF/UA-1). The service asks the swap and the print together; here they are timed apart.
  */
 async function statementProfile(config: Config, pipeline: DocumentPipeline): Promise<void> {
   const browser = await launchChromium({ executablePath: config.chromiumPath, sandbox: config.chromiumSandbox });
   const page = await openPrintPage(browser);
   const session = await page.createCDPSession();
   const first = await htmlOf(pipeline, structuredClone(STATEMENT));
-  await printPage(page, session, first.parts, newResidentState(), { format: 'letter' }); // the frame and fonts, loaded
   const steps = { html: [] as number[], swap: [] as number[], print: [] as number[], again: [] as number[], finish: [] as number[] };
   const time = async <T>(into: number[], work: () => Promise<T> | T): Promise<T> => {
     const start = performance.now();
@@ -186,14 +201,13 @@ async function statementProfile(config: Config, pipeline: DocumentPipeline): Pro
     into.push(performance.now() - start);
     return out;
   };
+  const state = newResidentState();
+  await printPage(page, session, first.parts, state, { format: 'letter' }); // the frame and fonts, loaded
   for (let i = 0; i < 6; i++) {
     const html = await time(steps.html, () => htmlOf(pipeline, structuredClone(STATEMENT)));
-    const { lang, title, author, css, bodyClass, body } = html.parts;
-    const swap = `(${swapDocument.toString()})(${JSON.stringify({ fontCss: '', lang, title, author, css, bodyClass, body })})`;
-    await time(steps.swap, () => session.send('Runtime.evaluate', { expression: swap, awaitPromise: true }));
-    const { data } = await time(steps.print, () => session.send('Page.printToPDF', printParameters('letter')));
-    await time(steps.again, () => session.send('Page.printToPDF', printParameters('letter')));
-    const pdf = Buffer.from(data, 'base64');
+    await time(steps.swap, () => swapAlone(session, html.parts, state));
+    const pdf = await time(steps.print, () => printAlone(session, html.parts, { format: 'letter' }));
+    await time(steps.again, () => printAlone(session, html.parts, { format: 'letter' }));
     await time(steps.finish, () => archivePdf(pdf, { title: html.title, author: html.author, creator: CREATOR }, PRODUCER));
     if (i === 0) for (const list of Object.values(steps)) list.length = 0; // the first is a warm-up
   }
@@ -315,11 +329,13 @@ async function invoiceSection(config: Config, { service, call }: Service, invoic
   // Warm every contender (the first /ubl compiles nothing, the schema is compiled at start; the first logo fetches).
   for (const [, job] of contenders) await closedLoop(CONCURRENCY, 2, job);
   const metricsBefore = await serviceMetrics(service.url);
+  const served = serviceMeter(service.pid);
   const runs = await interleaved(
     CONCURRENCY,
     SECONDS,
     2,
     contenders.map(([, job]) => job),
+    [undefined, chromiumMeter(printOnly.pid), chromiumMeter(printOnlyDevtools.pid), served, served, served, served],
   );
   const metricsAfter = await serviceMetrics(service.url);
   await naive.close();
@@ -329,6 +345,36 @@ async function invoiceSection(config: Config, { service, call }: Service, invoic
   const names = contenders.map(([name]) => name);
   const plain = printInvoiceRuns(names, runs, images, (name) => (metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0));
   return { noLogo, plain };
+}
+
+/** The CPU of a browser's processes (`pid` its main one) and of the benchmark's clients. */
+const chromiumMeter =
+  (pid: number): CpuMeter =>
+  () => ({ node: 0, chromium: treeCpuMs(pid), bench: selfCpuMs() });
+
+/** The CPU of the service's Node process, of its Chromium (the processes below it) and of the benchmark's clients. */
+const serviceMeter =
+  (pid: number): CpuMeter =>
+  () => {
+    const node = ownCpuMs(pid);
+    return { node, chromium: treeCpuMs(pid) - node, bench: selfCpuMs() };
+  };
+
+/**
+ * CPU per document of the metered contenders, by party: the service's Node process, Chromium (every process of the
+ * contender's browser, renderers included) and the benchmark's own clients (HTTP for the service, puppeteer's DevTools
+ * for the print-only limit), all on the same two cores: what the throughputs are made of, machine drifts aside.
+ */
+function printCpu(rows: [string, Run][]): void {
+  const parts = (run: Run) => run.cpuPerDoc ?? {};
+  const total = (run: Run) => Object.values(parts(run)).reduce((a, b) => a + b, 0);
+  console.log('\nCPU per document, ms (measured over the same rounds; /proc, to the 10 ms tick over each round):');
+  console.log("| contender | Node (service) | Chromium | the bench's clients | total |");
+  console.log('|---|---|---|---|---|');
+  for (const [name, run] of rows) {
+    const { node = 0, chromium = 0, bench = 0 } = parts(run);
+    console.log(`| ${name} | ${fmt(node)} | ${fmt(chromium)} | ${fmt(bench)} | ${fmt(total(run))} |`);
+  }
 }
 
 /** The invoice table, where a request's time goes, and the targets. `delta`: a service metric's change over the rounds. */
@@ -342,6 +388,11 @@ function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, del
       `| ${name} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${fmt(run.p99)} | ${ratio(run.throughput, floor.throughput)} | ${ratio(run.throughput, limit.throughput)} | ${ratio(run.p50, floor.p50)} |`,
     );
   });
+  printCpu([
+    ['the print-only limit', limit],
+    ["the service's way of printing alone", devtools],
+    ['the service, no logo', plain],
+  ]);
   const perRequest = (name: string) => (1000 * delta(`${name}_sum`)) / delta(`${name}_count`);
   console.log(
     `\nservice, mean per request over the invoice rounds: ${fmt(perRequest('docgen_http_request_duration_seconds'))} ms in the service, of which ` +
@@ -366,7 +417,7 @@ function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, del
 
 /** The 1,000-line statement: the naive floor printing a bare table of its lines, the print-only limit on the
  * service's HTML for it, and the service; then where the service's time goes. */
-async function statementSection(config: Config, { call }: Service, pipeline: DocumentPipeline) {
+async function statementSection(config: Config, { service: instance, call }: Service, pipeline: DocumentPipeline) {
   const html = (await htmlOf(pipeline, structuredClone(STATEMENT))).html;
   const naive = await startNaiveFloor(config.chromiumPath, config.chromiumSandbox, CONCURRENCY);
   const printOnly = await startPrintOnly(config.chromiumPath, config.chromiumSandbox, CONCURRENCY, html, 'page.pdf');
@@ -380,9 +431,10 @@ async function statementSection(config: Config, { call }: Service, pipeline: Doc
   for (const [, job] of contenders) await closedLoop(CONCURRENCY, 0, job, CONCURRENCY);
   const runs = await interleaved(
     CONCURRENCY,
-    SECONDS,
+    STATEMENT_SECONDS,
     5,
     contenders.map(([, job]) => job),
+    [undefined, chromiumMeter(printOnly.pid), serviceMeter(instance.pid)],
   );
   await naive.close();
   await printOnly.close();
@@ -395,6 +447,10 @@ async function statementSection(config: Config, { call }: Service, pipeline: Doc
       `| ${name} | ${fmt(run.throughput)} | ${fmt(run.p50)} | ${fmt(run.p99)} | ${ratio(run.p50, floor.p50)} | ${ratio(run.p50, limit.p50)} |`,
     );
   });
+  printCpu([
+    ['the print-only limit', limit],
+    ['the service', service],
+  ]);
   console.log(
     `\n  1,000-line statement: time ${ratio(service.p50, floor.p50)} × the naive floor's bare table (≤ 1.0), ${ratio(service.p50, limit.p50)} × the print-only limit (≤ 1.2)`,
   );
@@ -426,6 +482,11 @@ async function statementSection(config: Config, { call }: Service, pipeline: Doc
     return;
   }
   const { noLogo, plain } = await invoiceSection(config, served, invoiceHtml.html, images);
+  if (INVOICE_ONLY) {
+    await served.service.stop();
+    await images.close();
+    return;
+  }
   await statementSection(config, served, pipeline);
   if (SOAK) for (let run = 1; run <= SOAK_RUNS; run++) await soak(config, noLogo, run);
   if (OVERLOAD) await overload(config, served.post, noLogo, plain.throughput);

@@ -56,6 +56,8 @@ td { padding: 6px; border-bottom: 1px solid #ddd; }
 export interface PrintOnly {
   /** Prints the worker's page (one per worker, the document written once) again. */
   print(worker: number): Promise<void>;
+  /** The browser's main process (its tree is all of this contender's Chromium). */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function startPrintOnly(
     async print(worker) {
       if ((await printOnce(pages[worker % pages.length]!)) < 1000) throw new Error('print-only: no PDF');
     },
+    pid: browser.process()!.pid!,
     close: () => browser.close(),
   };
 }

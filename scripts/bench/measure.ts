@@ -9,7 +9,12 @@ export interface Run {
   throughput: number;
   p50: number;
   p99: number;
+  /** CPU ms per document by party, when the run was metered (interleaved's `meters`). */
+  cpuPerDoc?: Record<string, number>;
 }
+
+/** Named CPU counters in ms (treeCpuMs, ownCpuMs, selfCpuMs), read before and after each of a contender's rounds. */
+export type CpuMeter = () => Record<string, number>;
 
 export function summarize(times: number[], seconds: number): Run {
   const s = [...times].sort((a, b) => a - b);
@@ -45,25 +50,34 @@ export async function closedLoop(
 
 /**
  * Side by side: the contenders run in alternating short rounds (the order rotating), so that the machine's drifts
- * (other tenants, thermal, caches) fall on all of them alike; each result sums its rounds.
+ * (other tenants, thermal, caches) fall on all of them alike; each result sums its rounds. A contender with a meter
+ * also gets the CPU its rounds used, per document, by party (what the meter names).
  */
 export async function interleaved(
   workers: number,
   totalSeconds: number,
   roundSeconds: number,
   contenders: (() => Promise<void>)[],
+  meters: (CpuMeter | undefined)[] = [],
 ): Promise<Run[]> {
   const rounds = Math.max(1, Math.round(totalSeconds / roundSeconds));
   const times: number[][] = contenders.map(() => []);
   const seconds: number[] = contenders.map(() => 0);
+  const cpu: Record<string, number>[] = contenders.map(() => ({}));
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < contenders.length; k++) {
       const i = (r + k) % contenders.length;
+      const before = meters[i]?.();
       const run = await closedLoop(workers, roundSeconds, contenders[i]!, undefined, times[i]);
       seconds[i] += run.seconds;
+      if (before) for (const [party, ms] of Object.entries(meters[i]!())) cpu[i]![party] = (cpu[i]![party] ?? 0) + ms - before[party]!;
     }
   }
-  return contenders.map((_, i) => summarize(times[i]!, seconds[i]!));
+  return contenders.map((_, i) => {
+    const run = summarize(times[i]!, seconds[i]!);
+    if (!meters[i]) return run;
+    return { ...run, cpuPerDoc: Object.fromEntries(Object.entries(cpu[i]!).map(([party, ms]) => [party, ms / run.count])) };
+  });
 }
 
 /** Resident memory of a process and all its descendants, in MiB. */
@@ -90,6 +104,23 @@ export function treeRssMiB(pid: number): number {
 }
 
 export const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : '-');
+
+/** CPU time used so far by one process alone (user + system), in ms, to 10 ms. */
+export function ownCpuMs(pid: number): number {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time used so far by this process (the benchmark: its HTTP and DevTools clients), in ms. */
+export function selfCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 /**
  * CPU time used so far by a process and all its descendants, in ms (/proc: user + system of each, and of the

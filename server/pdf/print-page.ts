@@ -82,8 +82,7 @@ export async function printPage(
   crashed.catch(() => undefined);
   const guard: Guard = (call) => Promise.race([call, crashed]);
   // A whole page counts its frame and fonts too (only the benchmark and tools write whole pages).
-  const streamed = (typeof content === 'string' ? content.length : content.body.length) > STREAM_ABOVE_CHARS;
-  const printing = { ...options, streamed };
+  const printing = printingOf(options, typeof content === 'string' ? content.length : content.body.length);
   try {
     if (typeof content === 'string') await guard(writeWhole(session, content, state));
     else {
@@ -227,6 +226,19 @@ async function sendLong(session: CDPSession, name: HeldText, text: string): Prom
   for (let at = 0; at < text.length; at += SEND_PART_CHARS)
     await evaluateIn(session, holdPart, { text: name, part: text.slice(at, at + SEND_PART_CHARS), first: at === 0 });
   return null;
+}
+
+/** How a document of `chars` characters is printed. */
+const printingOf = (options: PrintOptions, chars: number): Printing => ({ ...options, streamed: chars > STREAM_ABOVE_CHARS });
+
+/** The swap alone, as printPage does it when the print waits for it (the benchmark's profile times the two apart). */
+export async function swapAlone(session: CDPSession, doc: PrintDocument, state: ResidentState): Promise<void> {
+  await evaluateIn(session, swapDocument, await prepareSwap(session, doc, state));
+}
+
+/** The print alone, as printPage asks it for `doc` (the benchmark's profile times it apart from the swap). */
+export function printAlone(session: CDPSession, doc: PrintDocument, options: PrintOptions): Promise<Uint8Array> {
+  return print(session, printingOf(options, doc.body.length), (call) => call);
 }
 
 /** A DevTools call raced against the renderer's crash. */
