@@ -6,6 +6,7 @@
 // npm run bench -- --statement-only [--statement-seconds N]: the 1,000-line statement's contenders and profile alone
 // (--statement-seconds: its side-by-side rounds, 60 s by default, in the full run too).
 // npm run bench -- --invoice-only [--seconds N]: the one-page invoice's contenders alone.
+// npm run bench -- --soak-only [--soak renders] [--soak-runs N]: the memory soaks alone.
 // Measures, in one run, the service against the naive Chromium floor and against the print-only limit:
 //   naive floor:     puppeteer setContent + pdf on reused pages, system fonts, a bare one-page invoice (contenders.ts);
 //   print-only limit: the service's own Chromium (launch.ts) and its HTML for the invoice, written once, then only
@@ -60,13 +61,14 @@ const flag = (name: string, fallback?: number): number | undefined => {
   return Number.isFinite(v) ? v : fallback;
 };
 const SECONDS = flag('seconds', 15) ?? 15;
-const SOAK = flag('soak', 10000);
+const SOAK = flag('soak', 10000) ?? (args.includes('--soak-only') ? 10000 : undefined);
 const SOAK_RUNS = flag('soak-runs', 3) ?? 3;
 const OVERLOAD = flag('overload', 60);
 const VALIDATE_ONLY = args.includes('--validate-only');
 const ARCHIVE_ONLY = args.includes('--archive-only');
 const STATEMENT_ONLY = args.includes('--statement-only');
 const INVOICE_ONLY = args.includes('--invoice-only');
+const SOAK_ONLY = args.includes('--soak-only');
 const VALIDATE_ROUNDS = flag('validate-rounds', 5) ?? 5;
 /** The statement's rounds take over a second a document: a minute each gives its medians some 40 documents. */
 const STATEMENT_SECONDS = flag('statement-seconds', 60) ?? 60;
@@ -474,6 +476,12 @@ async function statementSection(config: Config, { service: instance, call }: Ser
   console.log(
     `\nbench: ${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${SECONDS} s per contender in alternating rounds, ${execFileSync(config.chromiumPath, ['--version']).toString().trim()}`,
   );
+  if (SOAK_ONLY) {
+    const noLogo = publishedExample().replace(/(^|&)logo=[^&]+/, '');
+    for (let run = 1; run <= SOAK_RUNS; run++) await soak(config, noLogo, run);
+    await images.close();
+    return;
+  }
   const served = await benchService({ LOGO_ALLOW_PRIVATE: 'true' });
   if (STATEMENT_ONLY) {
     await statementSection(config, served, pipeline);

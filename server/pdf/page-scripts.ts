@@ -1,9 +1,9 @@
 // The functions that run inside a print page (through DevTools, which works with the page's JavaScript off):
-// writing a whole page, and swapping one document into a page that already holds its frame (each returns once the
-// page is ready to print: loaded, images decoded, fonts loaded); and, for a document with an element to set on the
-// bottom edge of its last page, marking that element's foot and then moving it down. Each is one round trip. They are serialized into the
-// page, so they use nothing from this module's scope; the server is compiled without the DOM's types, hence the
-// small interfaces below.
+// writing a whole page; keeping the parts of a long text sent in pieces; swapping one document into a page that
+// already holds its frame (each returns once the page is ready to print: loaded, images decoded, fonts loaded); and,
+// for a document with an element to set on the bottom edge of its last page, marking that element's foot and then
+// moving it down. Each is one round trip. They are serialized into the page, so they use nothing from this module's
+// scope; the server is compiled without the DOM's types, hence the small interfaces below.
 
 /** One document's parts, as swapDocument takes them. */
 export interface SwapInput {
@@ -11,6 +11,7 @@ export interface SwapInput {
    * holdPart has put in the page. */
   fontCss: string | null;
   lang: string;
+  /** The page's title: the document's, or a nonce when the print is asked with the swap (print-page.ts swapAndPrint). */
   title: string;
   author: string;
   css: string;

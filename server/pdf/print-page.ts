@@ -249,9 +249,10 @@ interface Printing extends PrintOptions {
   streamed: boolean;
 }
 
-// The print, one DevTools call with the bytes in the reply. Puppeteer's setContent() + pdf() take about seven (lifecycle events, a fonts check, a stream read in chunks, its close),
-// each of which waits its turn on the event loop behind other requests' work. A long document's PDF is read from a
-// stream instead, a round trip per chunk costing less than the one reply.
+// The print, one DevTools call with the bytes in the reply (puppeteer's setContent() + pdf() take about seven:
+// lifecycle events, a fonts check, a stream read in chunks, its close, each waiting its turn on the event loop behind
+// other requests' work). A long document's PDF is read from a stream instead, a round trip per chunk costing less
+// than the one reply.
 async function print(session: CDPSession, options: Printing, guard: Guard): Promise<Uint8Array> {
   if (!options.streamed) {
     const { data } = await guard(session.send('Page.printToPDF', printParameters(options.format)));
