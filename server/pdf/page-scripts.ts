@@ -89,7 +89,10 @@ export async function swapDocument(input: SwapInput): Promise<void> {
   const page = globalThis as unknown as HeldTexts;
   const held = page.docgenHeld ?? {};
   page.docgenHeld = undefined;
-  const fontCss = input.fontCss ?? held.fontCss ?? '';
+  // Parts announced (null) but never held would print a document without its body or faces: refused instead.
+  const fontCss = input.fontCss ?? held.fontCss;
+  const html = input.body ?? held.body;
+  if (fontCss === undefined || html === undefined) throw new Error('the parts of a long text never arrived');
   let added: PageFontFace[] = [];
   if (fontCss !== '') {
     const known = new Set(doc.fonts);
@@ -101,15 +104,16 @@ export async function swapDocument(input: SwapInput): Promise<void> {
     added = [...doc.fonts].filter((face) => !known.has(face));
   }
   doc.documentElement.lang = input.lang;
-  doc.title = input.title;
   doc.querySelector('meta[name="author"]')?.setAttribute('content', input.author);
   const style = doc.getElementById('document');
   if (style) style.textContent = input.css;
   // A new body element, filled by the parser (DOMParser's document of its own cost a tenth of the render).
   const body = doc.createElement('body');
   body.className = input.bodyClass;
-  body.innerHTML = input.body ?? held.body ?? '';
+  body.innerHTML = html;
   doc.documentElement.replaceChild(body, doc.body);
+  // The title last: a nonce title in a print (print-page.ts swapAndPrint) shows that the whole swap ran before it.
+  doc.title = input.title;
   // Every face in the page is loaded before its first print (those of earlier documents were loaded then), so no
   // layout is needed to find the fonts (the print lays the page out anyway, for paper): waiting for the faces just
   // added and the images is enough.

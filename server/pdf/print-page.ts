@@ -1,11 +1,12 @@
-// Printing one document on one page: put-and-wait, then print with the bytes in the reply, both asked together when
-// the page has nothing to wait for (one round trip). A document comes either as a whole page (written over whatever
-// the page held) or as its parts for a resident page, which keeps its theme's frame and the fonts it has loaded
-// between documents and swaps in only the document: about twice as fast, as writing a page (parsing its styles,
-// decoding its fonts) costs more than printing it. A document with an element for the foot of its last page (the
-// Swiss QR-bill) is printed twice, to measure and then to place it. A renderer that crashes mid-way ends the print at
-// once (the page's `error` event) instead of leaving its calls unanswered until the deadline. Knows nothing of the
-// pool or of documents.
+// Printing one document on one page: put the document in and wait until it is ready, then print. A document comes
+// either as a whole page (written over whatever the page held) or as its parts for a resident page, which keeps its
+// theme's frame and the fonts it has loaded between documents and swaps in only the document: about twice as fast,
+// as writing a page (parsing its styles, decoding its fonts) costs more than printing it. When the page has nothing
+// to wait for, the swap and the print are asked together (one round trip). Long texts go to the page in parts, and a
+// long document's PDF comes back as a stream (SEND_PART_BYTES, STREAM_ABOVE_CHARS); otherwise the bytes come in the
+// print's reply. A document with an element for the foot of its last page (the Swiss QR-bill) is printed twice, to
+// measure and then to place it. A renderer that crashes mid-way ends the print at once (the page's `error` event)
+// instead of leaving its calls unanswered until the deadline. Knows nothing of the pool or of documents.
 import type { CDPSession, Page, Protocol } from 'puppeteer';
 import { randomUUID } from 'node:crypto';
 import { holdPart, markPageBottom, settlePageBottom, swapDocument, writeDocument, type HeldText, type SwapInput } from './page-scripts';
@@ -49,13 +50,14 @@ export function newResidentState(): ResidentState {
 
 /**
  * Chromium carries a DevTools message of a few hundred kilobytes much more slowly than several smaller ones (measured
- * here, Chromium 156: 100 KB in 3 ms, 317 KB in 31 ms, 1 MB in 119 ms, either way). So a long document goes to the
- * page in parts of at most SEND_PART_CHARS, and one whose HTML is over STREAM_ABOVE_CHARS (a statement of about 150
- * lines and more) comes back as a stream read in chunks rather than whole in the print's reply (a 200-line statement's
- * 370 KB PDF in 126 ms against 156 ms, the 1,000-line statement's 1.8 MB in 716 ms against 787 ms; a one-page
- * invoice's 38 KB in 17 ms against 15 ms, hence the threshold).
+ * here, Chromium 156: 100 KB in 3 ms, 317 KB in 31 ms, 1 MB in 119 ms, either way). So a long text goes to the page
+ * in parts of about SEND_PART_BYTES of UTF-8 (partLength), and a document whose body is over STREAM_ABOVE_CHARS (a
+ * whole page: its length, frame and fonts included; a statement of about 150 lines and more) has its PDF come back as
+ * a stream read in chunks rather than whole in the print's reply (a 200-line statement's 370 KB PDF in 126 ms against
+ * 156 ms, the 1,000-line statement's 1.8 MB in 716 ms against 787 ms; a one-page invoice's 38 KB in 17 ms against
+ * 15 ms, hence the threshold).
  */
-export const SEND_PART_CHARS = 96 * 1024;
+export const SEND_PART_BYTES = 96 * 1024;
 export const STREAM_ABOVE_CHARS = 48 * 1024;
 /** The stream's chunk: the pipe's own size read faster than Chromium's default (about a megabyte) and than 32, 48,
  * 96, 256 and 512 KiB, over alternating runs on the 1,000-line statement (within the noise of one another at best). */
@@ -219,13 +221,20 @@ export function printedAfter(pdf: Uint8Array, nonce: string): boolean {
   return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).includes(`(${nonce})`, 0, 'latin1');
 }
 
-/** `text` itself when it is short; else sent to the page in parts (SEND_PART_CHARS), and null for swapDocument to
- * take them there. */
+/** `text` itself when it is short; else sent to the page in parts (partLength), and null for swapDocument to take
+ * them there. */
 async function sendLong(session: CDPSession, name: HeldText, text: string): Promise<string | null> {
-  if (text.length <= SEND_PART_CHARS) return text;
-  for (let at = 0; at < text.length; at += SEND_PART_CHARS)
-    await evaluateIn(session, holdPart, { text: name, part: text.slice(at, at + SEND_PART_CHARS), first: at === 0 });
+  const part = partLength(text);
+  if (text.length <= part) return text;
+  for (let at = 0; at < text.length; at += part)
+    await evaluateIn(session, holdPart, { text: name, part: text.slice(at, at + part), first: at === 0 });
   return null;
+}
+
+/** The characters of `text` in one part: SEND_PART_BYTES of its UTF-8 on average (Chinese takes three bytes a
+ * character, HTML and base64 one). */
+export function partLength(text: string): number {
+  return Math.max(1, Math.floor((SEND_PART_BYTES * text.length) / Math.max(1, Buffer.byteLength(text, 'utf8'))));
 }
 
 /** How a document of `chars` characters is printed. */
@@ -271,7 +280,7 @@ async function print(session: CDPSession, options: Printing, guard: Guard): Prom
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-/** What every print asks of Chromium (the benchmark's print-only limit asks the same). */
+/** What every print asks of Chromium (the benchmark's print-only limits ask the same paper, margins and tagging). */
 export function printParameters(format: PrintOptions['format']): Protocol.Page.PrintToPDFRequest {
   const paper = PAPER[format];
   const margin = DEFAULT_MARGIN;

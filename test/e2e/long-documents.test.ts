@@ -1,8 +1,9 @@
-// Long documents on a resident page (server/pdf/print-page.ts): a body or font faces longer than SEND_PART_CHARS go to
-// the page in parts, and a document longer than STREAM_ABOVE_CHARS comes back as a stream read in chunks. On real Chromium, one
-// page, documents one after another: each PDF holds its own first and last lines and, in the page, a character whose two
-// UTF-16 halves were sent in different parts, and nothing of the document before; a short document still goes in one message
-// and comes back whole. The DevTools calls are counted on the page's own session as they pass.
+// Long documents on a resident page (server/pdf/print-page.ts): a body or font faces longer than a part (partLength)
+// go to the page in parts, and a document longer than STREAM_ABOVE_CHARS comes back as a stream read in chunks. On
+// real Chromium, one page, documents one after another: each PDF holds its own first and last lines and, in the page,
+// a character whose two UTF-16 halves were sent in different parts, and nothing of the document before; each is
+// printed once; a short document still goes in one message and comes back whole. The DevTools calls are counted on
+// the page's own session as they pass.
 import { expect } from 'chai';
 import type { Browser, CDPSession, Page } from 'puppeteer';
 import { loadConfig, projectRoot } from '../../server/config';
@@ -13,7 +14,7 @@ import { launchChromium, openPrintPage } from '../../server/pdf/launch';
 import {
   newResidentState,
   printPage,
-  SEND_PART_CHARS,
+  partLength,
   STREAM_ABOVE_CHARS,
   type PrintDocument,
   type ResidentState,
@@ -25,12 +26,19 @@ import { notdefGlyphs } from '../helpers/pdf-layout';
  * half at the end of the first part and its second half at the start of the second. */
 function longBody(tag: string, rows: number): { body: string; split: string } {
   const lines = Array.from({ length: rows }, (_, i) => `<p>${tag}-ROW-${i}</p>`).join('');
-  const at = lines.lastIndexOf('<p>', SEND_PART_CHARS - 200);
   const open = `<p>${tag}-SMILE-`;
-  const split = `${tag}-SMILE-${'x'.repeat(SEND_PART_CHARS - 1 - at - open.length)}\u{1F600}-END`;
-  const body = `${lines.slice(0, at)}<p>${split}</p>${lines.slice(at)}`;
-  expect(body.charCodeAt(SEND_PART_CHARS - 1)).to.equal(0xd83d);
-  return { body, split };
+  let first = partLength(lines);
+  for (;;) {
+    const at = lines.lastIndexOf('<p>', first - 200);
+    const split = `${tag}-SMILE-${'x'.repeat(first - 1 - at - open.length)}\u{1F600}-END`;
+    const body = `${lines.slice(0, at)}<p>${split}</p>${lines.slice(at)}`;
+    // The part's length depends a little on the body's own length: placed again until it holds still.
+    if (partLength(body) === first) {
+      expect(body.charCodeAt(first - 1)).to.equal(0xd83d);
+      return { body, split };
+    }
+    first = partLength(body);
+  }
 }
 
 describe('long documents on a resident page (sent in parts, read back as a stream)', function () {
@@ -89,21 +97,23 @@ describe('long documents on a resident page (sent in parts, read back as a strea
 
   it("sends a fresh page's long font faces in parts: every glyph is drawn", async function () {
     const fontCss = chinese.fonts.map((face) => face.css).join('\n');
-    expect(fontCss.length).to.be.greaterThan(SEND_PART_CHARS);
+    expect(fontCss.length).to.be.greaterThan(partLength(fontCss));
     const { pdf, methods } = await print(chinese);
     // The frame, one message per part of the faces, and the swap.
-    expect(count(methods, 'Runtime.evaluate')).to.equal(1 + Math.ceil(fontCss.length / SEND_PART_CHARS) + 1);
+    expect(count(methods, 'Runtime.evaluate')).to.equal(1 + Math.ceil(fontCss.length / partLength(fontCss)) + 1);
     expect(pdfText(pdf)).to.contain('统一发票').and.contain('上海统一贸易有限公司');
     expect(notdefGlyphs(pdf)).to.equal(0);
   });
 
   it('sends a long body in parts and reads its PDF back in chunks, whole and in order', async function () {
     const { body, split } = longBody('ALPHA', 12000);
-    expect(body.length).to.be.greaterThan(2 * SEND_PART_CHARS);
+    expect(body.length).to.be.greaterThan(2 * partLength(body));
     const { pdf, methods } = await print({ ...short, body });
     // One message per part, then the swap (the page holds the frame and its fonts).
-    expect(count(methods, 'Runtime.evaluate')).to.equal(Math.ceil(body.length / SEND_PART_CHARS) + 1);
+    expect(count(methods, 'Runtime.evaluate')).to.equal(Math.ceil(body.length / partLength(body)) + 1);
     expect(count(methods, 'IO.read')).to.be.at.least(1);
+    // Asked with its swap, and known by its nonce: printed once.
+    expect(count(methods, 'Page.printToPDF')).to.equal(1);
     const text = pdfText(pdf);
     expect(text).to.contain('ALPHA-ROW-0\n').and.to.contain('ALPHA-ROW-11999').and.to.contain('ALPHA-SMILE-');
     expect(await pageHas(split)).to.equal(true);
@@ -113,7 +123,8 @@ describe('long documents on a resident page (sent in parts, read back as a strea
 
   it('starts afresh with the next long document: nothing of the one before', async function () {
     const { body, split } = longBody('BRAVO', 11000);
-    const { pdf } = await print({ ...short, body });
+    const { pdf, methods } = await print({ ...short, body });
+    expect(count(methods, 'Page.printToPDF')).to.equal(1);
     const text = pdfText(pdf);
     expect(text).to.not.contain('ALPHA');
     expect(text.match(/BRAVO-ROW-\d+/g)).to.have.length(11000);
@@ -131,12 +142,13 @@ describe('long documents on a resident page (sent in parts, read back as a strea
 
   it('streams a document between the two limits, sent in one message', async function () {
     const lines = Array.from({ length: 5000 }, (_, i) => `<p>CHARLIE-ROW-${i}</p>`).join('');
-    const body = lines.slice(0, lines.lastIndexOf('<p>', SEND_PART_CHARS));
-    expect(body.length).to.be.above(STREAM_ABOVE_CHARS).and.at.most(SEND_PART_CHARS);
+    const body = lines.slice(0, lines.lastIndexOf('<p>', partLength(lines)));
+    expect(body.length).to.be.above(STREAM_ABOVE_CHARS).and.at.most(partLength(body));
     const { pdf, methods } = await print({ ...short, body });
     expect(methods[0]).to.equal('Runtime.evaluate');
     expect(count(methods, 'Runtime.evaluate')).to.equal(1);
     expect(count(methods, 'IO.read')).to.be.at.least(1);
+    expect(count(methods, 'Page.printToPDF')).to.equal(1);
     expect(pdfText(pdf)).to.contain('CHARLIE-ROW-0\n').and.not.contain('BRAVO');
   });
 });

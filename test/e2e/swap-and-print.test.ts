@@ -2,7 +2,8 @@
 // before the swap has answered when the page has nothing to wait for, and after it when it has (font faces to load, an
 // image to decode, a QR-bill to place); two pages printing two alternating documents at once give each its own PDF
 // and never need a second print; the nonce Chromium writes tells a print from before the swap, which is printed again
-// (Chromium's answer to the first print is replaced by the previous document's PDF, as if it had run first).
+// (Chromium's answer to the first print is replaced by the previous document's PDF, as if it had run first); a swap
+// that failed fails the render, though the print asked with it answered (the answer replaced by an exception).
 import { expect } from 'chai';
 import type { Browser, CDPSession, Page } from 'puppeteer';
 import { loadConfig, projectRoot } from '../../server/config';
@@ -22,6 +23,8 @@ interface PrintPage {
   events: string[];
   /** When set, the answer to the next print is this one's instead of Chromium's (then unset). */
   replaceNextPrint?: { data: string };
+  /** When set, the next swap's answer is an exception in the page instead of Chromium's (then unset). */
+  failNextSwap?: boolean;
 }
 
 describe('the swap and the print asked together', function () {
@@ -44,6 +47,10 @@ describe('the swap and the print asked together', function () {
       printPageOf.events.push(`send ${method}`);
       const answer = await send(method, ...rest);
       printPageOf.events.push(`answer ${method}`);
+      if (method === 'Runtime.evaluate' && printPageOf.failNextSwap) {
+        printPageOf.failNextSwap = false;
+        return { result: { type: 'undefined' }, exceptionDetails: { exceptionId: 1, text: 'Uncaught', lineNumber: 0, columnNumber: 0 } };
+      }
       const replacement = printPageOf.replaceNextPrint;
       if (method === 'Page.printToPDF' && replacement) {
         printPageOf.replaceNextPrint = undefined;
@@ -125,6 +132,17 @@ describe('the swap and the print asked together', function () {
     const pdf = await print(page, await invoice('ECHO'));
     expect(page.events.filter((e) => e === 'send Page.printToPDF')).to.have.length(2);
     expect(pdfText(pdf)).to.contain('ECHOITEM').and.not.contain('DELTAITEM');
+  });
+
+  it('fails the render when the swap failed, whatever the print asked with it printed', async function () {
+    const page = pages[0]!;
+    page.failNextSwap = true;
+    const failed = await print(page, await invoice('GOLF')).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    expect(failed?.message).to.match(/in the print page/);
+    expect(page.events).to.include('send Page.printToPDF');
   });
 
   it('knows a print by the nonce Chromium writes into its PDF, and no other', async function () {
