@@ -11,7 +11,8 @@
 //   naive floor:     puppeteer setContent + pdf on reused pages, system fonts, a bare one-page invoice (contenders.ts);
 //   print-only limit: the service's own Chromium (launch.ts) and its HTML for the invoice, written once, then only
 //                    page.pdf() again and again with the service's paper, margins and tagging: the most this stack
-//                    prints the usual way; beside it the same print as the service asks it (one Page.printToPDF);
+//                    prints the usual way; beside it the same print as the service asks it (one Page.printToPDF),
+//                    and the service's Chromium work alone (its swap and print of two invoices in turn, no Node work);
 //   the service:     the built service as its own process over HTTP on localhost, for the published VAT invoice example
 //                    as sent (its logo URL, on example.com, cannot be reached here), the same body with its logo on a
 //                    local image server that answers in 100 ms, and without a logo; /ubl for the same body;
@@ -32,9 +33,17 @@ import { BrowserPool, type BrowserPoolOptions, type PdfRenderer } from '../serve
 import { PRODUCER } from '../server/pdf/metadata';
 import { loadAssets } from '../server/assets';
 import { CREATOR, DocumentPipeline } from '../server/pipeline';
-import { BARE_INVOICE, bareStatement, startNaiveFloor, startPrintOnly, startSlowImageServer, type ImageServer } from './bench/contenders';
+import {
+  BARE_INVOICE,
+  bareStatement,
+  startNaiveFloor,
+  startPrintOnly,
+  startSlowImageServer,
+  startSwapOnly,
+  type ImageServer,
+} from './bench/contenders';
 import { launchChromium, openPrintPage } from '../server/pdf/launch';
-import { newResidentState, printAlone, printPage, swapAlone } from '../server/pdf/print-page';
+import { newResidentState, printAlone, printPage, swapAlone, type PrintDocument } from '../server/pdf/print-page';
 import type { ParsedBody } from '../server/documents/parse-body';
 import {
   closedLoop,
@@ -104,6 +113,14 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 /** The HTML the service makes for `body`, in American English. */
 const htmlOf = async (pipeline: DocumentPipeline, body: unknown) =>
   pipeline.renderHtml(pipeline.prepare(body as ParsedBody, pipeline.locale(['en-US'])));
+
+/** The published example without its logo and the same with another number: two documents for the swap in turn. */
+const invoicePair = async (pipeline: DocumentPipeline): Promise<PrintDocument[]> => {
+  const body = publishedExample().replace(/(^|&)logo=[^&]+/, '');
+  const other = body.replace(/(^|&)number=[^&]*/, '$1number=INV-2026-0042');
+  if (other === body) throw new Error('the published example has no number field');
+  return Promise.all([body, other].map(async (form) => (await htmlOf(pipeline, await pipeline.parse('form', Buffer.from(form)))).parts));
+};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -311,18 +328,29 @@ type Service = Awaited<ReturnType<typeof benchService>>;
 type Config = ReturnType<typeof loadConfig>;
 
 /** The one-page invoice: the naive floor, the print-only limit and the service's routes, side by side. */
-async function invoiceSection(config: Config, { service, call }: Service, invoiceHtml: string, images: ImageServer) {
+async function invoiceSection(
+  config: Config,
+  { service, call }: Service,
+  invoiceHtml: string,
+  invoiceDocs: PrintDocument[],
+  images: ImageServer,
+) {
   const asSent = publishedExample();
   const slowLogo = asSent.replace(/(^|&)logo=[^&]+/, `$1logo=${images.url}`);
   const noLogo = asSent.replace(/(^|&)logo=[^&]+/, '');
   const naive = await startNaiveFloor(config.chromiumPath, config.chromiumSandbox, CONCURRENCY);
   const printOnly = await startPrintOnly(config.chromiumPath, config.chromiumSandbox, CONCURRENCY, invoiceHtml, 'page.pdf');
   const printOnlyDevtools = await startPrintOnly(config.chromiumPath, config.chromiumSandbox, CONCURRENCY, invoiceHtml, 'devtools');
+  const swapOnly = await startSwapOnly(config.chromiumPath, config.chromiumSandbox, CONCURRENCY, invoiceDocs);
   let worker = 0;
   const contenders: [string, () => Promise<void>][] = [
     ['naive floor: setContent + pdf, bare invoice, system fonts', () => naive.print(worker++, BARE_INVOICE)],
     ["print-only limit: page.pdf() alone on the service's laid-out invoice, the service's Chromium", () => printOnly.print(worker++)],
     ['the same print as the service asks it (one Page.printToPDF, bytes in the reply)', () => printOnlyDevtools.print(worker++)],
+    [
+      "the service's Chromium work alone: swap and print of two invoices in turn, as the service asks them, no Node work",
+      () => swapOnly.print(worker++),
+    ],
     ['service POST /, published VAT example as sent (unreachable logo)', call('/', asSent)],
     ['service POST /, same body, logo on a 100 ms image server', call('/', slowLogo)],
     ['service POST /, same body, no logo', call('/', noLogo)],
@@ -337,12 +365,22 @@ async function invoiceSection(config: Config, { service, call }: Service, invoic
     SECONDS,
     2,
     contenders.map(([, job]) => job),
-    [undefined, chromiumMeter(printOnly.pid), chromiumMeter(printOnlyDevtools.pid), served, served, served, served],
+    [
+      undefined,
+      chromiumMeter(printOnly.pid),
+      chromiumMeter(printOnlyDevtools.pid),
+      chromiumMeter(swapOnly.pid),
+      served,
+      served,
+      served,
+      served,
+    ],
   );
   const metricsAfter = await serviceMetrics(service.url);
   await naive.close();
   await printOnly.close();
   await printOnlyDevtools.close();
+  await swapOnly.close();
 
   const names = contenders.map(([name]) => name);
   const plain = printInvoiceRuns(names, runs, images, (name) => (metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0));
@@ -381,7 +419,7 @@ function printCpu(rows: [string, Run][]): void {
 
 /** The invoice table, where a request's time goes, and the targets. `delta`: a service metric's change over the rounds. */
 function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, delta: (name: string) => number): Run {
-  const [floor, limit, devtools, example, slow, plain, ubl] = runs as [Run, Run, Run, Run, Run, Run, Run];
+  const [floor, limit, devtools, swapOnly, example, slow, plain, ubl] = runs as [Run, Run, Run, Run, Run, Run, Run, Run];
   console.log('\n| contender | docs/s | p50 ms | p99 ms | docs/s ÷ naive floor | docs/s ÷ print-only limit | p50 ÷ naive floor |');
   console.log('|---|---|---|---|---|---|---|');
   names.forEach((name, i) => {
@@ -393,6 +431,7 @@ function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, del
   printCpu([
     ['the print-only limit', limit],
     ["the service's way of printing alone", devtools],
+    ["the service's Chromium work alone (swap and print)", swapOnly],
     ['the service, no logo', plain],
   ]);
   const perRequest = (name: string) => (1000 * delta(`${name}_sum`)) / delta(`${name}_count`);
@@ -406,6 +445,9 @@ function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, del
   console.log('\ntargets:');
   console.log(
     `  no logo: throughput ${ratio(plain.throughput, limit.throughput)} × the print-only limit (≥ 0.95; ${ratio(plain.throughput, devtools.throughput)} × the service's own way of printing alone), ${ratio(plain.throughput, floor.throughput)} × the naive floor (≥ 1.5), p50 ${ratio(plain.p50, floor.p50)} × (≤ 1.0)`,
+  );
+  console.log(
+    `  the service's Chromium work alone: ${ratio(swapOnly.throughput, limit.throughput)} × the print-only limit; the service without a logo ${ratio(plain.throughput, swapOnly.throughput)} × it (what Node's work around each print costs)`,
   );
   console.log(
     `  example as sent: throughput ${ratio(example.throughput, plain.throughput)} × no logo (≥ 0.9), p99 ${fmt(example.p99)} ms (< 1000)`,
@@ -489,7 +531,7 @@ async function statementSection(config: Config, { service: instance, call }: Ser
     await images.close();
     return;
   }
-  const { noLogo, plain } = await invoiceSection(config, served, invoiceHtml.html, images);
+  const { noLogo, plain } = await invoiceSection(config, served, invoiceHtml.html, await invoicePair(pipeline), images);
   if (INVOICE_ONLY) {
     await served.service.stop();
     await images.close();

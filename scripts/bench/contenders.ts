@@ -1,12 +1,13 @@
 // The benchmark's outside contenders: the naive floor (what a team gets with Chromium used the usual way: puppeteer's
 // setContent + pdf on reused pages, system fonts, a bare invoice or a bare table of a statement's lines), the
 // print-only limit (the service's own Chromium printing a page it has already laid out, again and again: nothing of
-// the request, the HTML, the swap or the PDF's finishing, the most this stack can print), and a slow logo host (a
-// local image server that answers after 100 ms, counting what it is asked).
+// the request, the HTML, the swap or the PDF's finishing, the most this stack can print), the service's Chromium work
+// alone (its swap and print of documents in turn, nothing of Node's work around them), and a slow logo host (a local
+// image server that answers after 100 ms, counting what it is asked).
 import http from 'node:http';
 import puppeteer, { type CDPSession, type Page } from 'puppeteer';
 import { launchChromium, openPrintPage } from '../../server/pdf/launch';
-import { newResidentState, printPage, printParameters } from '../../server/pdf/print-page';
+import { newResidentState, printPage, printParameters, type PrintDocument } from '../../server/pdf/print-page';
 import { solidPng } from '../../test/helpers/png';
 
 /** A bare one-page invoice in system fonts: the same content as the service's, none of its typesetting. */
@@ -104,6 +105,31 @@ export async function startPrintOnly(
   return {
     async print(worker) {
       if ((await printOnce(pages[worker % pages.length]!)) < 1000) throw new Error('print-only: no PDF');
+    },
+    pid: browser.process()!.pid!,
+    close: () => browser.close(),
+  };
+}
+
+/**
+ * The service's Chromium work alone: its pages (launch.ts) given `docs` in turn as the service gives a document
+ * (print-page.ts printPage: the swap into the resident frame, then the print, asked together), and nothing else: no
+ * HTTP, no checks, no HTML, no PDF/A. What the service would print if Node's work around each print cost nothing.
+ */
+export async function startSwapOnly(executablePath: string, sandbox: boolean, workers: number, docs: PrintDocument[]): Promise<PrintOnly> {
+  const browser = await launchChromium({ executablePath, sandbox, rendererProcessLimit: 2 * workers + 2 });
+  const pages = await Promise.all(
+    Array.from({ length: workers }, async () => {
+      const page = await openPrintPage(browser);
+      return { page, session: await page.createCDPSession(), state: newResidentState(), printed: 0 };
+    }),
+  );
+  return {
+    async print(worker) {
+      const slot = pages[worker % pages.length]!;
+      const doc = docs[slot.printed++ % docs.length]!;
+      if ((await printPage(slot.page, slot.session, doc, slot.state, { format: 'letter' })).length < 1000)
+        throw new Error('swap-only: no PDF');
     },
     pid: browser.process()!.pid!,
     close: () => browser.close(),
