@@ -91,8 +91,8 @@ type FacesIn = (family: number, cp: number) => Face[];
 
 /**
  * The faces `text` needs: the basic Latin one always; for each code point the faces of the first family in `order`
- * that draws it; for a joining character, its own family's faces when that family draws it; and the faces of `own`
- * (the families that are never a fallback) for the text set in them.
+ * that draws it; for a joining character, those joiningFaces chooses; and the faces of `own` (the families that are
+ * never a fallback) for the text set in them.
  */
 function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { families: number[]; text: string }): Set<Face> {
   const chosen = new Set<Face>(lookup(0x41, order, inFamily));
@@ -101,9 +101,10 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
       for (const family of own.families) for (const f of inFamily(family, ch.codePointAt(0)!)) chosen.add(f);
   }
   let previous: number | undefined;
+  let base: number | undefined;
   // Each distinct code point is looked up once per document (and each joining one once per family before it).
   const firstOf = new Map<number, Face[]>();
-  const seenJoining = new Set<string>();
+  const joins = new Map<string, Join>();
   // ASCII, most of any long table, answered from an array before the regex and the map (never joining).
   const asciiFound: (Face[] | undefined)[] = new Array<Face[] | undefined>(128);
   for (const ch of text) {
@@ -111,14 +112,17 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
     const ascii = cp < 128 ? asciiFound[cp] : undefined;
     if (ascii) {
       previous = ascii[0]?.family;
+      base = cp;
       continue;
     }
     if (JOINING.test(ch)) {
-      const key = `${previous}:${cp}`;
-      if (seenJoining.has(key)) continue;
-      seenJoining.add(key);
-      const joined = previous === undefined ? [] : inFamily(previous, cp);
-      for (const f of joined.length > 0 ? joined : lookup(cp, order, inFamily)) chosen.add(f);
+      const key = `${previous}:${base}:${cp}`;
+      let join = joins.get(key);
+      if (!join) {
+        joins.set(key, (join = joiningFaces(previous, base, cp, order, inFamily)));
+        for (const f of join.faces) chosen.add(f);
+      }
+      base = join.base;
       continue;
     }
     let found = firstOf.get(cp);
@@ -129,8 +133,46 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
       for (const f of found) chosen.add(f);
     }
     previous = found[0]?.family;
+    base = cp;
   }
   return chosen;
+}
+
+/** A joining character's faces, and the letter a next mark joins (`base`, or the letter the two compose). */
+interface Join {
+  faces: Face[];
+  base: number | undefined;
+}
+
+/**
+ * The faces for a joining `cp` after `base`, which the family `previous` draws: that family's, when it draws the mark
+ * or the letter the two compose (s + U+030C is š, which the shaper puts in its place); else clusterLookup's.
+ */
+function joiningFaces(previous: number | undefined, base: number | undefined, cp: number, order: Order, inFamily: FacesIn): Join {
+  if (previous !== undefined) {
+    const own = inFamily(previous, cp);
+    if (own.length > 0) return { faces: own, base };
+    const composed = base === undefined ? [] : [...String.fromCodePoint(base, cp).normalize('NFC')];
+    const letter = composed.length === 1 ? composed[0]!.codePointAt(0)! : undefined;
+    const faces = letter === undefined ? [] : inFamily(previous, letter);
+    if (faces.length > 0) return { faces, base: letter };
+  }
+  return { faces: clusterLookup(base, cp, order, inFamily), base };
+}
+
+/** A joining `cp` its base's family lacks: the faces of the first family drawing both (the base's face included:
+ * Chromium draws a cluster whole in one font, so x̂, which has no precomposed form, goes to a family with both x and
+ * U+0302), else those of the first drawing `cp`. */
+function clusterLookup(base: number | undefined, cp: number, order: Order, inFamily: FacesIn): Face[] {
+  if (base !== undefined) {
+    for (const family of order.families) {
+      const marks = inFamily(family, cp);
+      if (marks.length === 0) continue;
+      const bases = inFamily(family, base);
+      if (bases.length > 0) return [...new Set([...bases, ...marks])];
+    }
+  }
+  return lookup(cp, order, inFamily);
 }
 
 /** Code point → the faces to inline for it (every weight of the first family covering it). */

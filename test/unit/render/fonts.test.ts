@@ -102,11 +102,29 @@ describe('fonts for a text', function () {
     expect(files('\uE000\uF8FF')).to.deep.equal(LATIN);
   });
 
+  it('draws a combining mark no Noto family has with DejaVu Sans, last, and leaves the marks Noto Sans has to it', function () {
+    // Google Fonts' Noto Sans subsets keep U+0300, 0301, 0303, 0304, 0308, 0309, 0323 and 0329 only.
+    expect(packages('Cafe\u0301 Nguye\u0303n')).to.deep.equal(['noto-sans']);
+    // A mark Noto Sans lacks on a letter it composes into one Noto Sans has: š, ç, ê, ế (the shaper composes them).
+    expect(packages('S\u030Ckoda Franc\u0327ois Re\u0302ve Nguye\u0302\u0301n')).to.deep.equal(['noto-sans']);
+    // x̂ and m̱ have no precomposed form; U+0336 strikes through; t͡ʃ ties two letters (phonetic transcription).
+    for (const text of ['x\u0302', 'm\u0331', 'Z\u0336e\u0336r\u0336o\u0336', 't\u0361\u0283'])
+      expect(packages(text), text).to.deep.equal(['noto-sans', 'dejavu-sans']);
+    expect(files('Z\u0336')).to.deep.equal([
+      ...LATIN,
+      'dejavu-sans/dejavu-sans-latin-400-normal.woff2',
+      'dejavu-sans/dejavu-sans-latin-700-normal.woff2',
+    ]);
+    // The medieval superscript letters (U+0363-036F): no family draws them, nothing is added.
+    expect(files('a\u0363')).to.deep.equal(LATIN);
+  });
+
   it('lists every family once in the stack, the CJK family matching the text first among the CJK ones', function () {
     const stack = (text: string): string[] => fonts.forText(text).stack.split(', ');
     const latin = stack('Invoice');
     expect(latin[0]).to.equal("'Noto Sans'");
-    expect(latin).to.have.length(26);
+    expect(latin).to.have.length(27);
+    expect(latin.at(-1)).to.equal("'DejaVu Sans'");
     for (const text of ['Invoice', '統一發票', '請求書です', '청구서']) {
       expect(new Set(stack(text)).size, text).to.equal(latin.length);
       expect(stack(text)).to.have.members(latin);
