@@ -91,8 +91,8 @@ type FacesIn = (family: number, cp: number) => Face[];
 
 /**
  * The faces `text` needs: the basic Latin one always; for each code point the faces of the first family in `order`
- * that draws it; for a joining character, those joiningFaces chooses; and the faces of `own` (the families that are
- * never a fallback) for the text set in them.
+ * that draws it; for a joining character, those joiner chooses; and the faces of `own` (the families that are never
+ * a fallback) for the text set in them.
  */
 function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { families: number[]; text: string }): Set<Face> {
   const chosen = new Set<Face>(lookup(0x41, order, inFamily));
@@ -100,11 +100,11 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
     for (const ch of new Set(own.text))
       for (const family of own.families) for (const f of inFamily(family, ch.codePointAt(0)!)) chosen.add(f);
   }
+  const join = joiner(order, askedOnce(inFamily), (faces) => faces.forEach((f) => chosen.add(f)));
   let previous: number | undefined;
   let base: number | undefined;
-  // Each distinct code point is looked up once per document (and each joining one once per family before it).
+  // Each distinct code point is looked up once per document.
   const firstOf = new Map<number, Face[]>();
-  const joins = new Map<string, Join>();
   // ASCII, most of any long table, answered from an array before the regex and the map (never joining).
   const asciiFound: (Face[] | undefined)[] = new Array<Face[] | undefined>(128);
   for (const ch of text) {
@@ -116,13 +116,7 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
       continue;
     }
     if (JOINING.test(ch)) {
-      const key = `${previous}:${base}:${cp}`;
-      let join = joins.get(key);
-      if (!join) {
-        joins.set(key, (join = joiningFaces(previous, base, cp, order, inFamily)));
-        for (const f of join.faces) chosen.add(f);
-      }
-      base = join.base;
+      base = join(previous, base, cp);
       continue;
     }
     let found = firstOf.get(cp);
@@ -138,6 +132,58 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
   return chosen;
 }
 
+/** `drawing` asked once per family and code point, for the joining characters (a document of letters with marks
+ * asks the same mark and letters again and again). Keys stay small integers: under 128 families, code points under
+ * 0x110000. */
+function askedOnce(drawing: FacesIn): FacesIn {
+  const asked = new Map<number, Face[]>();
+  return (family, cp) => {
+    const key = cp * 128 + family;
+    let faces = asked.get(key);
+    if (faces === undefined) asked.set(key, (faces = drawing(family, cp)));
+    return faces;
+  };
+}
+
+/**
+ * One document's joining characters: for a joining `cp` after `base` (which the family `previous` draws), hands the
+ * faces not yet chosen to `choose` and returns the letter a next mark joins. A mark its letter's family draws stays
+ * with that family (most of them: harakat, vowel signs, Vietnamese tones), answered once per family and mark; the
+ * others once per letter and mark (joiningFaces).
+ */
+function joiner(
+  order: Order,
+  inFamily: FacesIn,
+  choose: (faces: Face[]) => void,
+): (previous: number | undefined, base: number | undefined, cp: number) => number | undefined {
+  const withTheirLetter = new Set<number>();
+  const byLetter = new Map<number, Map<number, Join>>();
+  const drawers = new Map<number, number[]>();
+  const familiesDrawing = (cp: number): number[] => {
+    let families = drawers.get(cp);
+    if (families === undefined) drawers.set(cp, (families = order.families.filter((family) => inFamily(family, cp).length > 0)));
+    return families;
+  };
+  return (previous, base, cp) => {
+    const own = previous === undefined ? [] : inFamily(previous, cp);
+    const key = cp * 128 + (previous ?? 127);
+    if (own.length > 0) {
+      if (!withTheirLetter.has(key)) choose(own);
+      withTheirLetter.add(key);
+      return base;
+    }
+    const letter = base ?? 0x110000;
+    let joins = byLetter.get(letter);
+    if (joins === undefined) byLetter.set(letter, (joins = new Map()));
+    let join = joins.get(key);
+    if (join === undefined) {
+      joins.set(key, (join = joiningFaces(previous, base, cp, familiesDrawing, inFamily)));
+      choose(join.faces);
+    }
+    return join.base;
+  };
+}
+
 /** A joining character's faces, and the letter a next mark joins (`base`, or the letter the two compose). */
 interface Join {
   faces: Face[];
@@ -145,34 +191,32 @@ interface Join {
 }
 
 /**
- * The faces for a joining `cp` after `base`, which the family `previous` draws: that family's, when it draws the mark
- * or the letter the two compose (s + U+030C is š, which the shaper puts in its place); else clusterLookup's.
+ * The faces for a joining `cp` that the family `previous` of its letter `base` lacks: that family's, when the two
+ * compose into a letter it draws (s + U+030C is š, which the shaper puts in their place); else clusterLookup's.
  */
-function joiningFaces(previous: number | undefined, base: number | undefined, cp: number, order: Order, inFamily: FacesIn): Join {
-  if (previous !== undefined) {
-    const own = inFamily(previous, cp);
-    if (own.length > 0) return { faces: own, base };
-    const composed = base === undefined ? [] : [...String.fromCodePoint(base, cp).normalize('NFC')];
-    const letter = composed.length === 1 ? composed[0]!.codePointAt(0)! : undefined;
-    const faces = letter === undefined ? [] : inFamily(previous, letter);
-    if (faces.length > 0) return { faces, base: letter };
-  }
-  return { faces: clusterLookup(base, cp, order, inFamily), base };
+function joiningFaces(
+  previous: number | undefined,
+  base: number | undefined,
+  cp: number,
+  familiesDrawing: (cp: number) => number[],
+  inFamily: FacesIn,
+): Join {
+  const composed = previous === undefined || base === undefined ? [] : [...String.fromCodePoint(base, cp).normalize('NFC')];
+  const letter = composed.length === 1 ? composed[0]!.codePointAt(0)! : undefined;
+  const faces = letter === undefined ? [] : inFamily(previous!, letter);
+  if (faces.length > 0) return { faces, base: letter };
+  return { faces: clusterLookup(base, cp, familiesDrawing(cp), inFamily), base };
 }
 
-/** A joining `cp` its base's family lacks: the faces of the first family drawing both (the base's face included:
- * Chromium draws a cluster whole in one font, so x̂, which has no precomposed form, goes to a family with both x and
- * U+0302), else those of the first drawing `cp`. */
-function clusterLookup(base: number | undefined, cp: number, order: Order, inFamily: FacesIn): Face[] {
-  if (base !== undefined) {
-    for (const family of order.families) {
-      const marks = inFamily(family, cp);
-      if (marks.length === 0) continue;
-      const bases = inFamily(family, base);
-      if (bases.length > 0) return [...new Set([...bases, ...marks])];
-    }
+/** A joining `cp` its base's family lacks, drawn by `drawing` (families in fallback order): the faces of the first
+ * of them that draws the base too (its face included: Chromium draws a cluster whole in one font, so x̂, which has no
+ * precomposed form, goes to a family with both x and U+0302), else those of the first. */
+function clusterLookup(base: number | undefined, cp: number, drawing: number[], inFamily: FacesIn): Face[] {
+  for (const family of base === undefined ? [] : drawing) {
+    const bases = inFamily(family, base!);
+    if (bases.length > 0) return [...new Set([...bases, ...inFamily(family, cp)])];
   }
-  return lookup(cp, order, inFamily);
+  return drawing.length > 0 ? inFamily(drawing[0]!, cp) : [];
 }
 
 /** Code point → the faces to inline for it (every weight of the first family covering it). */
