@@ -2,8 +2,11 @@
 // URIs so that the printed page needs no network and no file, and output is the same on every machine.
 // Each package is split into unicode-range subsets. For each character of a document, the first family (in
 // fonts.json order) that covers it is chosen, and only the subset files holding the document's characters are
-// inlined: a Latin invoice stays small, a Bengali one still gets its glyphs. The page's font stack lists every
-// family in the same order (Chromium picks per character as we do), with the CJK family matching the text first.
+// inlined: a Latin invoice stays small, a Bengali one still gets its glyphs. A combining mark goes with its letter
+// (Chromium draws the two in one font): in the letter's family when it draws the mark or the letter they compose,
+// else in the first family drawing both (DejaVu Sans, last, for most marks Google's Noto subsets drop). The page's
+// font stack lists every family in the same order (Chromium picks per character as we do), with the CJK family
+// matching the text first.
 // The faces and families are read at start-up by font-files.ts. Must not know about documents.
 import fs from 'node:fs';
 import * as fontkit from 'fontkit';
