@@ -102,7 +102,15 @@ function isEmptyValue(data: unknown): boolean {
 }
 
 function createAjv(codes: CodeLists): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: true,
+    strictNumbers: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    verbose: true,
+  });
   addFormats(ajv, ['uri', 'email']);
   ajv.addFormat('currency', { type: 'string', validate: (code: string) => isCurrencyCode(code) });
   ajv.addFormat('country', { type: 'string', validate: (code: string) => isCountryCode(code) });

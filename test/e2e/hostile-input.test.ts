@@ -168,6 +168,40 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     expect(ok.status).to.equal(200);
   });
 
+  it('numbers too large for a double ("1e400", or 1e400 in JSON) are refused by their bounds on every route, never a 500 or ∞', async function () {
+    // ajv checks no bound on an infinite number: these passed, to print "$∞" and "$NaN" or fail the e-invoice's XSD.
+    const huge = {
+      ...base,
+      tax: '1e400',
+      amount_paid: '-1e400',
+      e_invoice: {
+        rounding_amount: '1e400',
+        allowances: [
+          { amount: '1e400', reason: 'Discount' },
+          { percent: '1e400', reason: 'Discount' },
+        ],
+      },
+    };
+    const fields = ['tax', 'amount_paid', 'e_invoice.rounding_amount', 'e_invoice.allowances[0].amount', 'e_invoice.allowances[1].percent'];
+    for (const path of ['/', '/ubl', '/cii', '/factur-x']) {
+      const res = await post(service, huge, { path });
+      expect(res.status, path).to.equal(400);
+      const got = await problems(res);
+      expect(got.code, path).to.equal('validation_failed');
+      expect(got.fields, path).to.include.members(fields);
+    }
+    // JSON itself: JSON.parse reads 1e400 as Infinity.
+    const res = await raw(
+      '{"from":"A","to":"B","number":"1","discounts":1e400,"fields":{"discounts":true},"items":[{"name":"x","quantity":1,"unit_cost":-1e999}]}',
+    );
+    expect(res.status).to.equal(400);
+    const body = (await res.json()) as { details: { field: string; message: string }[] };
+    expect(body.details.map((d) => d.message)).to.have.members([
+      'discounts must be at most 1000000000000',
+      'items[0].unit_cost must be at least -1000000000000',
+    ]);
+  });
+
   it('a body declared in a charset other than UTF-8 is a 415 that says to send UTF-8', async function () {
     const res = await raw(JSON.stringify(base), 'application/json; charset=iso-8859-1');
     expect(res.status).to.equal(415);

@@ -89,6 +89,18 @@ describe('request normalization', function () {
     });
   });
 
+  it('makes a number too large for a double the largest double of its sign, for the bounds to refuse by name', function () {
+    // "1e400" is a decimal, but Number("1e400") and JSON's 1e400 are Infinity, on which ajv checks no bound.
+    const out = normalize({ tax: '1e400', shipping: Infinity, amount_paid: '-1e999', items: [{ name: 'x', unit_cost: -Infinity }] });
+    expect(out).to.deep.equal({
+      tax: Number.MAX_VALUE,
+      shipping: Number.MAX_VALUE,
+      amount_paid: -Number.MAX_VALUE,
+      items: [{ name: 'x', unit_cost: -Number.MAX_VALUE }],
+    });
+    expect(normalize({ tax: '1e300' }).tax).to.equal('1e300');
+  });
+
   it('drops custom fields with neither name nor value (unused form rows), keeps the others', function () {
     const out = normalize({ custom_fields: [{ name: '', value: null }, { name: 'PO' }, {}, { value: 'orphan' }] });
     expect(out.custom_fields).to.deep.equal([{ name: 'PO' }, { value: 'orphan' }]);
