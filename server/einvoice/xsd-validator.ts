@@ -80,6 +80,14 @@ export interface XsdProblem {
 interface Answer {
   errors?: string[];
   details?: XsdProblem[];
+  /** How many problems there are: the worker describes the first 100 (xsd-worker.ts MAX_XSD_PROBLEMS). */
+  total?: number;
+}
+
+/** A document's XSD problems: the first ones described (at most 100), and how many there are in all. */
+export interface XsdProblems {
+  problems: XsdProblem[];
+  total: number;
 }
 
 interface Pending {
@@ -118,15 +126,16 @@ export class XsdValidator {
     return this.sets.flatMap((set) => Object.keys(set.files) as XsdRoot[]);
   }
 
-  /** The XSD errors of `xml` (empty when valid), one line each (`line N: message`). `xml`: a string, or shared UTF-8
-   * bytes (shared-text.ts) for a long document. */
+  /** The XSD errors of `xml` (empty when valid), one line each (`line N: message`), the first 100 and then a line
+   * counting the others. `xml`: a string, or shared UTF-8 bytes (shared-text.ts) for a long document. */
   async validate(xml: string | Uint8Array, root: XsdRoot): Promise<string[]> {
     return (await this.ask(xml, root, false)).errors ?? [];
   }
 
-  /** The XSD errors of `xml` (empty when valid), each with its line, column and XPath. */
-  async validateDetailed(xml: string | Uint8Array, root: XsdRoot): Promise<XsdProblem[]> {
-    return (await this.ask(xml, root, true)).details ?? [];
+  /** The XSD errors of `xml` (none when valid), each with its line, column and XPath: the first 100, and the count. */
+  async validateDetailed(xml: string | Uint8Array, root: XsdRoot): Promise<XsdProblems> {
+    const { details = [], total = details.length } = await this.ask(xml, root, true);
+    return { problems: details, total };
   }
 
   private ask(xml: string | Uint8Array, root: XsdRoot, detailed: boolean): Promise<Answer> {

@@ -28,6 +28,10 @@ interface Detail {
   xpath?: string;
 }
 
+/** The problems described of one document: libxml2 reports one per attribute too many, so a hostile document has a
+ * million (20,000 attributes on each element); the rest are counted. */
+const MAX_XSD_PROBLEMS = 100;
+
 /** A named group of main schema files, by root (a failure names the group: "the UBL XSDs could not be loaded"). */
 interface SchemaSet {
   name: string;
@@ -75,39 +79,52 @@ load((workerData as { schemas: SchemaSet[] }).schemas).then(
     const options = lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_HUGE;
     port.on('message', (req: Request) => {
       const validator = validators.get(req.root);
-      const details = validator ? validate(lib, validator, req.xml, options) : [{ message: `no schema for ${req.root}`, wellFormed: true }];
+      const { details, total } = validator
+        ? validate(lib, validator, req.xml, options)
+        : { details: [{ message: `no schema for ${req.root}`, wellFormed: true }], total: 1 };
       // `errors`: one line each, as every caller before the structured form read them.
       const errors = details.map(
         (d) => `${d.wellFormed ? '' : 'not well-formed: '}${d.line === undefined ? '' : `line ${d.line}: `}${d.message}`,
       );
-      port.postMessage({ id: req.id, errors, details: req.detailed ? details : undefined });
+      if (total > details.length) errors.push(`${total - details.length} more problems not listed`);
+      port.postMessage({ id: req.id, errors, details: req.detailed ? details : undefined, total });
     });
     port.postMessage({ ready: true });
   },
   (err: Error) => port.postMessage({ ready: false, error: err.message, set: err instanceof SetLoadError ? err.set : undefined }),
 );
 
-function validate(lib: Libxml, validator: Validator, xml: string | Uint8Array, option: number): Detail[] {
+/** The first MAX_XSD_PROBLEMS problems of `xml`, and how many there are. */
+function validate(lib: Libxml, validator: Validator, xml: string | Uint8Array, option: number): { details: Detail[]; total: number } {
   let doc: InstanceType<Libxml['XmlDocument']> | undefined;
   let wellFormed = false;
   try {
     doc = lib.XmlDocument.fromBuffer(bytesOf(xml), { option });
     wellFormed = true;
     validator.validate(doc);
-    return [];
+    return { details: [], total: 0 };
   } catch (err) {
     const details = (err as { details?: { message: string; line?: number; col?: number; xpath?: string }[] }).details;
-    if (!details?.length) return [{ message: (err as Error).message.trim(), wellFormed }];
+    if (!details?.length) return { details: [{ message: (err as Error).message.trim(), wellFormed }], total: 1 };
     const lines = new LineIndex(textOf(xml));
-    return details.map((d) => {
-      const message = d.message.trim();
-      const at = d.line ? locate(lines, d.line, d.col, message, d.xpath) : undefined;
-      return { message, wellFormed, ...(at ?? {}), ...(d.xpath ? { xpath: d.xpath } : {}) };
-    });
+    return { details: described(details.slice(0, MAX_XSD_PROBLEMS), lines, wellFormed), total: details.length };
   } finally {
     // The document lives in the WebAssembly heap, outside the garbage collector's reach.
     doc?.dispose();
   }
+}
+
+/** libxml2's problems with their message trimmed and their place in the text. */
+function described(
+  details: { message: string; line?: number; col?: number; xpath?: string }[],
+  lines: LineIndex,
+  wellFormed: boolean,
+): Detail[] {
+  return details.map((d) => {
+    const message = d.message.trim();
+    const at = d.line ? locate(lines, d.line, d.col, message, d.xpath) : undefined;
+    return { message, wellFormed, ...(at ?? {}), ...(d.xpath ? { xpath: d.xpath } : {}) };
+  });
 }
 
 /** Where each line of a text starts, computed once per document with errors. */

@@ -289,9 +289,13 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
   const xsdName = XSD_NAMES[xsd];
   // Sent to the XSD and rule workers as shared bytes: a long document is not copied once per worker.
   const shared = shareText(text);
-  const findings: Finding[] = (await opts.xsd.validateDetailed(shared, xsd)).map((p) => xsdFinding(p, xsdName.name));
-  const ruleSetsReport: RuleSetReport[] = [{ ...xsdName, fatal: findings.length, warnings: 0 }];
-  const xsdValid = findings.length === 0;
+  const xsdChecked = await opts.xsd.validateDetailed(shared, xsd);
+  const findings: Finding[] = xsdChecked.problems.map((p) => xsdFinding(p, xsdName.name));
+  // A document can have a million XSD problems: the first 100 are listed, one more finding counts the rest.
+  const unlisted = xsdChecked.total - findings.length;
+  if (unlisted > 0) findings.push(xsdFinding({ message: `${unlisted} more XSD problems not listed`, wellFormed: true }, xsdName.name));
+  const ruleSetsReport: RuleSetReport[] = [{ ...xsdName, fatal: xsdChecked.total, warnings: 0 }];
+  const xsdValid = xsdChecked.total === 0;
 
   const runnable = ruleSets.filter((id) => RULE_SETS[id].file);
   const results = xsdValid ? await runAll(opts.rules, runnable, shared, opts.signal) : new Map<RuleSetId, SvrlFailure[] | Error>();
