@@ -26,10 +26,12 @@ const PRINTER_MARGIN = { top: '0.55in', right: '0.6in', bottom: '0.75in', left: 
 interface PreviewRequest {
   type?: string;
   theme?: string;
-  lang?: string;
+  lang?: unknown;
   page_size?: string;
-  doc?: Record<string, unknown>;
+  doc?: unknown;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface Studio {
   router: Router;
@@ -55,17 +57,20 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
   const router = express.Router();
   const streams = new Set<Response>();
   router.use(helmet({ contentSecurityPolicy: STUDIO_CSP }));
-  router.use(express.json({ limit: '2mb' }));
+  router.use(express.raw({ type: 'application/json', limit: '2mb' }));
 
-  const prepare = (req: Request) => {
-    const body = req.body as PreviewRequest;
+  // Read as the API reads a body (its depth bound and its errors: express.json overflowed the stack on 100,000 nested
+  // lists), and only the shapes a preview takes: anything else is left for the schema to name.
+  const prepare = async (req: Request) => {
+    const parsed: unknown = Buffer.isBuffer(req.body) && req.body.length > 0 ? await pipeline.parse('json', req.body) : {};
+    const body = (isObject(parsed) ? parsed : {}) as PreviewRequest;
     const doc = {
-      ...(body.doc ?? {}),
+      ...(isObject(body.doc) ? body.doc : {}),
       ...(body.type ? { type: body.type } : {}),
       ...(body.theme ? { theme: body.theme } : {}),
       ...(body.page_size ? { page_size: body.page_size } : {}),
     };
-    return pipeline.prepare(doc, pipeline.locale(languagePreferences(body.lang)));
+    return pipeline.prepare(doc, pipeline.locale(languagePreferences(typeof body.lang === 'string' ? body.lang : undefined)));
   };
 
   const shown = Object.fromEntries(
@@ -86,11 +91,11 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
     });
   });
   router.post('/api/html', async (req, res) => {
-    const html = await pipeline.renderHtml(prepare(req));
+    const html = await pipeline.renderHtml(await prepare(req));
     res.type('html').send(html.html);
   });
   router.post('/api/pdf', async (req, res) => {
-    const { pdf } = await pipeline.renderPdf(prepare(req));
+    const { pdf } = await pipeline.renderPdf(await prepare(req));
     res.type('application/pdf').send(Buffer.from(pdf));
   });
   router.get('/api/events', (req, res) => reloadEvents(req, res, streams, reload));

@@ -359,6 +359,27 @@ describe('studio', function () {
     expect(meta.languages).to.include.members(['en-US', 'fr-FR', 'de-DE', 'es-ES', 'th-TH']);
   });
 
+  it('answers a hostile preview request with a 400, never a 500: lang not text, a body nested 100,000 deep, a list for doc', async function () {
+    const preview = (route: string, body: string) =>
+      fetch(`${service.url}/studio/api/${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const doc = { from: 'A', to: 'B', items: [{ name: 'x' }] };
+    for (const route of ['html', 'pdf']) {
+      for (const lang of [['x'], { a: 1 }, 42]) {
+        const res = await preview(route, JSON.stringify({ lang, doc }));
+        expect(res.status, `${route} lang ${JSON.stringify(lang)}`).to.equal(200);
+      }
+      const deep = await preview(
+        route,
+        `{"doc":{"from":"A","to":"B","items":[{"name":"x","description":${'['.repeat(100000)}${']'.repeat(100000)}}]}}`,
+      );
+      expect(deep.status, `${route} deep`).to.equal(400);
+      expect(((await deep.json()) as { code: string }).code).to.equal('malformed_json');
+      const list = await preview(route, JSON.stringify({ doc: [doc] }));
+      expect(list.status, `${route} list`).to.equal(400);
+      expect(((await list.json()) as { code: string }).code).to.equal('validation_failed');
+    }
+  });
+
   it('is off unless enabled', async function () {
     const shared = await sharedService();
     expect(shared.config.studio).to.equal(false);
