@@ -1,6 +1,7 @@
 // Request bodies to plain objects (docs/decisions.md §1): JSON, or form fields in qs bracket notation where a repeated scalar
 // key keeps its last value. The kind of body is given (the edge reads it from the request: http/body-kind.ts). Must
 // not validate fields (validate.ts does).
+import { isUtf8 } from 'node:buffer';
 import qs from 'qs';
 import { errors } from '../errors';
 
@@ -110,8 +111,7 @@ function checkJsonShape(parsed: unknown, maxValues: number): void {
 
 /** The body as an object; `form` reads a checked form (qs by default; read-body.ts passes another to do it in a worker). */
 export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form: typeof parseForm = parseForm): ParsedBody {
-  // A UTF-8 byte order mark (some Windows clients send one) is not part of the document.
-  const text = raw.toString('utf8').replace(/^\uFEFF/, '');
+  const text = utf8Text(kind, raw);
   if (text.trim() === '') throw errors.emptyBody();
   if (kind === 'json') {
     let parsed: ParsedBody;
@@ -125,6 +125,34 @@ export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form:
   }
   checkFormSize(text, limits.maxValues);
   return form({ text, arrayLimit: limits.maxItems });
+}
+
+/**
+ * The body's text. Bytes that are not UTF-8 are refused, with where they are: read as U+FFFD they would print as
+ * replacement characters nobody sent (a Latin-1 body declared as such is refused at the edge, http/body-kind.ts). A
+ * UTF-8 byte order mark (some Windows clients send one) is not part of the document.
+ */
+function utf8Text(kind: BodyKind, raw: Buffer): string {
+  if (!isUtf8(raw)) {
+    const at = firstNonUtf8(raw);
+    const before = raw.subarray(Math.max(0, at - 20), at).toString('utf8');
+    const reason = `byte 0x${raw[at]!.toString(16).toUpperCase().padStart(2, '0')} at offset ${at}, after "${before}", is not UTF-8`;
+    if (kind === 'json') throw errors.malformedJson(reason);
+    throw errors.validation([{ field: '(body)', message: `the body must be UTF-8: ${reason}` }]);
+  }
+  return raw.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/** Where the first byte sequence that is not UTF-8 starts in `bytes` (which isUtf8 refused). */
+function firstNonUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const trailing = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    // isUtf8 on the one sequence refuses what the lead byte alone cannot tell: overlong forms, surrogates, a cut end.
+    if (trailing < 0 || !isUtf8(bytes.subarray(i, i + trailing + 1))) return i;
+    i += trailing + 1;
+  }
+  return bytes.length - 1;
 }
 
 /** How qs reads a form (docs/decisions.md §1): the last of a repeated scalar key wins, lists as long as the item limit stay

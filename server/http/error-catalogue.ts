@@ -16,7 +16,10 @@ export interface CatalogueEntry {
 
 export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   validation_failed: { status: 400, meaning: 'The document has missing or invalid fields; `details` names each one by its path.' },
-  malformed_json: { status: 400, meaning: 'The body is not a JSON value (or is nested more than 64 levels deep).' },
+  malformed_json: {
+    status: 400,
+    meaning: 'The body is not a JSON value, is nested more than 64 levels deep, or is not UTF-8 (`error` says which byte, where).',
+  },
   empty_body: { status: 400, meaning: 'The body is empty.' },
   invalid_request: { status: 400, meaning: 'The body could not be read: it ended before its declared length, or does not inflate.' },
   unsupported_type: {

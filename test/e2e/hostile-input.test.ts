@@ -202,6 +202,18 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     ]);
   });
 
+  it('bytes that are not UTF-8 are a 400 saying where, not replacement characters printed', async function () {
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const json = await raw(latin1('{"from":"Caf\u00e9","to":"B","items":[{"name":"x"}]}'));
+    expect(json.status).to.equal(400);
+    const jsonBody = (await json.json()) as { code: string; error: string };
+    expect(jsonBody.code).to.equal('malformed_json');
+    expect(jsonBody.error).to.contain('byte 0xE9 at offset 12');
+    const form = await raw(latin1('from=Caf\u00e9&to=B&items[0][name]=x'), 'application/x-www-form-urlencoded');
+    expect(form.status).to.equal(400);
+    expect((await problems(form)).fields).to.deep.equal(['(body)']);
+  });
+
   it('a body declared in a charset other than UTF-8 is a 415 that says to send UTF-8', async function () {
     const res = await raw(JSON.stringify(base), 'application/json; charset=iso-8859-1');
     expect(res.status).to.equal(415);

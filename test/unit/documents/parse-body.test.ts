@@ -34,6 +34,43 @@ describe('parse-body', function () {
     expect(codeOf(() => parseBody('json', Buffer.from(deep), LIMITS))).to.equal('malformed_json');
   });
 
+  it('refuses bytes that are not UTF-8, saying where, rather than reading them as U+FFFD', function () {
+    const message = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'read';
+    };
+    // Latin-1 bytes, a stray byte, an encoded surrogate (CESU), an overlong slash and a cut three-byte character.
+    const bodies: [string, number[], string][] = [
+      ['{"from":"Caf', [0xe9], '"}'],
+      ['{"from":"A', [0xff, 0xfe], '"}'],
+      ['{"from":"', [0xed, 0xa0, 0x80], '"}'],
+      ['{"from":"', [0xc0, 0xaf], '"}'],
+      ['{"from":"', [0xe2, 0x82], '"}'],
+    ];
+    for (const [head, bytes, tail] of bodies) {
+      const raw = Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]);
+      expect(
+        codeOf(() => parseBody('json', raw, LIMITS)),
+        head,
+      ).to.equal('malformed_json');
+      const hex = bytes[0]!.toString(16).toUpperCase();
+      expect(message(() => parseBody('json', raw, LIMITS))).to.contain(
+        `byte 0x${hex} at offset ${head.length}, after "${head}", is not UTF-8`,
+      );
+    }
+    const form = Buffer.concat([Buffer.from('from=Caf'), Buffer.from([0xe9]), Buffer.from('&to=B')]);
+    expect(firstProblem(() => parseBody('form', form, LIMITS))).to.deep.equal({
+      field: '(body)',
+      message: 'the body must be UTF-8: byte 0xE9 at offset 8, after "from=Caf", is not UTF-8',
+    });
+    // UTF-8 itself, four-byte characters and U+FFFD sent as such included, is read.
+    expect(parseBody('json', Buffer.from('{"from":"Café 🚚 \uFFFD �"}'), LIMITS)).to.deep.equal({ from: 'Café 🚚 � �' });
+  });
+
   it('says what is wrong with the body without naming a header', function () {
     const messageOf = (raw: string) => {
       try {
