@@ -111,7 +111,7 @@ describe('hostile bodies are clear 400s, never 500s (issue 14, findings 9, 13, 1
     const body = (await res.json()) as { code: string; details?: { field: string; message: string }[] };
     return { code: body.code, fields: (body.details ?? []).map((d) => d.field) };
   };
-  const raw = (text: string, contentType = 'application/json') =>
+  const raw = (text: string | Buffer, contentType = 'application/json') =>
     post(service, Buffer.from(text), { headers: { 'content-type': contentType } });
 
   it('control characters, U+FFFE and half surrogate pairs are refused in every text field, all named at once, on / and /ubl', async function () {
