@@ -18,10 +18,21 @@ function linesOf(text: string | undefined): number {
   return lines;
 }
 
-/** The fields that make the document longer than it may print, or none. */
+/** The lines every text in `value` would print, each a block of its own, at any depth (a received invoice's block of
+ * the terms other documents do not print: its notes, references, parties' details). */
+export function linesIn(value: unknown): number {
+  if (typeof value === 'string') return linesOf(value);
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + linesIn(v), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + linesIn(v), 0);
+  return 0;
+}
+
+/** The fields that make the document longer than it may print, or none; `more`: other parts of the page, by name,
+ * with the lines each prints. */
 export function printBudgetProblems(
   doc: Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>,
   maxLines: number,
+  more: [field: string, lines: number][] = [],
 ): FieldProblem[] {
   const fields: [string, number][] = [
     ['from', linesOf(doc.from)],
@@ -30,6 +41,7 @@ export function printBudgetProblems(
     ['notes', linesOf(doc.notes)],
     ['terms', linesOf(doc.terms)],
     ['custom_fields', doc.custom_fields.length],
+    ...more,
   ];
   let itemLines = 0;
   doc.items.forEach((item, i) => {
