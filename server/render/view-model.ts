@@ -43,7 +43,14 @@ export interface Column {
   width: 'wide' | 'date' | 'ref' | 'money' | 'qty';
   /** A number column's heading is kept on one line unless it is longer than a short phrase. */
   wrap?: boolean;
+  /** The heading has a word longer than LONG_WORD: it may break anywhere (see longWords). */
+  breakLabel?: boolean;
 }
+
+/** Words up to this many characters are kept whole in a table's labels and values (a column is at least as wide as
+ * its longest word); a longer one (a label of 40 Qs, an id of 60 characters) may break anywhere, or it would push
+ * the table past the page's edge and the values beside it off the paper. */
+const LONG_WORD = 20;
 
 /** Headings of number columns up to this many characters stay on one line ("Unit Price", "Menge", "Qty X"). */
 const ONE_LINE_HEADING = 16;
@@ -53,6 +60,11 @@ export interface LabelledValue {
   value: string;
   /** The value has several lines, each printed on its own (the preceding invoices). */
   multiline?: boolean;
+  /** The value is a date: never wrapped (the label beside it gives way). */
+  nowrap?: boolean;
+  /** The label or the value has a word longer than LONG_WORD: it may break anywhere (see longWords). */
+  breakLabel?: boolean;
+  breakValue?: boolean;
 }
 
 export interface TotalLine extends LabelledValue {
@@ -174,6 +186,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   const { details, fields } = detailsOf(doc, ctx, label, line);
   const { columns, rows, totals: totalLines, summary } = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments });
   keepNumbersOnOneLine(columns, rows);
+  longWords(columns, [...details, ...(summary ? [summary] : [])]);
 
   const header = label('header');
   const fromLines = doc.from.split(/\r?\n/);
@@ -214,15 +227,16 @@ function detailsOf(
 ): Pick<DocumentView, 'details' | 'fields'> {
   const { fmt } = line;
   const details: LabelledValue[] = [];
-  details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now) });
+  details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now), nowrap: true });
   details.push(...supplyDetails(doc, line));
   if (doc.payment_terms) {
     details.push({
       label: label('payment_terms_title'),
       value: DATED_TERMS.has(doc.type) ? fmt.formatDate(doc.payment_terms) : doc.payment_terms,
+      nowrap: DATED_TERMS.has(doc.type) || undefined,
     });
   }
-  if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date) });
+  if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date), nowrap: true });
   details.push(...payeeDetails(doc, line));
   if (doc.purchase_order) details.push({ label: label('purchase_order_title'), value: doc.purchase_order });
   details.push(...precedingInvoiceDetails(doc, line));
@@ -239,6 +253,18 @@ function paymentParts(ctx: ViewContext, money: (v: Decimal) => string): Pick<Doc
     paymentCode: code && code.kind !== 'swiss_qr_bill' ? paymentCodeView(code, catalogues.text, locale.language, money) : undefined,
     qrBill: code?.bill && qrBillView(code.bill, code.payload, locale.qrBill ?? 'en', catalogues.qrBill(locale.qrBill ?? 'en')),
   };
+}
+
+/** Whether `text` has a word longer than LONG_WORD characters. */
+const hasLongWord = (text: string): boolean => text.split(/\s+/).some((word) => [...word].length > LONG_WORD);
+
+/** Marks the headings, labels and values with a word longer than LONG_WORD, which may break anywhere. */
+function longWords(columns: Column[], labelled: LabelledValue[]): void {
+  for (const column of columns) if (hasLongWord(column.label)) column.wrap = column.breakLabel = true;
+  for (const row of labelled) {
+    if (hasLongWord(row.label)) row.breakLabel = true;
+    if (!row.nowrap && hasLongWord(row.value)) row.breakValue = true;
+  }
 }
 
 /** Numbers are never wrapped (right-aligned cells are money, quantities and rates; dates say so themselves), nor

@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { wordBoxes } from '../helpers/pdf-layout';
 import { isPdf, pdfFlatText, pdfImageCount, pdfInfo, pdfPageCount, pdfText } from '../helpers/pdf';
 import { qpdfJson, str } from '../helpers/pdfa-reader';
 import { solidPng } from '../helpers/png';
@@ -100,6 +101,50 @@ describe('rendering (real Chromium)', function () {
     }
     expect(text).to.contain('GST X (10%)');
     expect(text).to.contain('Ref X 7');
+  });
+
+  it('long labels give way: values stay whole and on the page, nothing is shrunk, in both themes', async function () {
+    // A label of 40 Qs once pushed the dates off the paper; 200 Ws made Chromium shrink the whole page to fit it.
+    const doc = {
+      ...BASE,
+      items: [{ name: 'Widget', quantity: 2, unit_cost: 10 }],
+      date: '2024-01-02',
+      due_date: '2024-02-02',
+      payment_terms: 'NET30',
+      purchase_order: 'PO-4711',
+    };
+    const long = {
+      date_title: 'Date of issue of this invoice document according to the contract',
+      payment_terms_title: 'Q'.repeat(40),
+      due_date_title: 'Q'.repeat(150),
+      purchase_order_title: 'P'.repeat(60),
+      balance_title: 'W'.repeat(200),
+      quantity_header: 'Number of units delivered to the site',
+      unit_cost_header: 'U'.repeat(40),
+      amount_header: 'A'.repeat(60),
+    };
+    for (const theme of ['classic', 'slate']) {
+      const plain = wordBoxes(await pdfOf(service, { ...doc, theme }))[0]!;
+      const pages = wordBoxes(await pdfOf(service, { ...doc, ...long, theme }));
+      const lines = execFileSync('pdftotext', ['-layout', '-', '-'], {
+        input: await pdfOf(service, { ...doc, ...long, theme }),
+      }).toString();
+      for (const value of ['Jan 2, 2024', 'Feb 2, 2024', 'NET30', 'PO-4711', '$20.00'])
+        expect(
+          lines.split('\n').some((line) => line.includes(value)),
+          `${theme}: ${value} whole on one line`,
+        ).to.equal(true);
+      for (const page of pages) {
+        const outside = page.words.filter((w) => w.xMin < 41 || w.xMax > page.width - 41).map((w) => w.text);
+        expect(outside, `${theme}: words past the side margins`).to.deep.equal([]);
+      }
+      // Not shrunk to fit: the item's name is as tall as without the long labels.
+      const height = (page: { words: { text: string; yMin: number; yMax: number }[] }) => {
+        const w = page.words.find((x) => x.text === 'Widget')!;
+        return w.yMax - w.yMin;
+      };
+      expect(height(pages.find((p) => p.words.some((w) => w.text === 'Widget'))!), theme).to.be.closeTo(height(plain), 0.2);
+    }
   });
 
   it('accepts the legacy invoice_number_title, and number_title wins over it', async function () {

@@ -58,9 +58,9 @@ describe('document view: columns and totals per type', function () {
     expect(v.summary).to.deep.equal({ label: 'Balance', value: '$50,000.00' });
     // The period is printed as dates on a statement.
     expect(v.details).to.deep.equal([
-      { label: 'Date', value: 'Mar 31, 2024' },
-      { label: 'Period Start', value: 'Mar 1, 2024' },
-      { label: 'Period End', value: 'Mar 31, 2024' },
+      { label: 'Date', value: 'Mar 31, 2024', nowrap: true },
+      { label: 'Period Start', value: 'Mar 1, 2024', nowrap: true },
+      { label: 'Period End', value: 'Mar 31, 2024', nowrap: true },
     ]);
   });
 
@@ -94,7 +94,7 @@ describe('document view: columns and totals per type', function () {
     ]);
     expect(totals(v)).to.deep.equal([['Total Hours', '7.75', true]]);
     expect(v.summary).to.deep.equal({ label: 'Total Hours', value: '7.75' });
-    expect(v.details[1]).to.deep.equal({ label: 'Period Start', value: 'Mar 1, 2024' });
+    expect(v.details[1]).to.deep.equal({ label: 'Period Start', value: 'Mar 1, 2024', nowrap: true });
   });
 
   it('timesheet with rates: the money columns and the total come back', function () {

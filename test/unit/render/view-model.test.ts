@@ -125,7 +125,7 @@ describe('document view: invoices', function () {
     expect(de.lang).to.equal('de-DE');
     expect(de.header).to.equal('RECHNUNG');
     expect(de.title).to.equal('Rechnung');
-    expect(de.details).to.deep.equal([{ label: 'Datum', value: '06.03.2024' }]);
+    expect(de.details).to.deep.equal([{ label: 'Datum', value: '06.03.2024', nowrap: true }]);
     expect(de.columns.map((c) => c.label)).to.deep.equal(['Artikel', 'Menge', 'Einzelpreis', 'Betrag']);
     expect(de.rows[1]!.map((c) => c.text)).to.deep.equal(['API calls', '0', '0,0013\u00a0€', '0,00\u00a0€']);
     expect(totals(de)[1]).to.deep.equal(['MwSt. (19\u00a0%)', '234.548,90\u00a0€', null]);
@@ -138,8 +138,37 @@ describe('document view: invoices', function () {
   });
 
   it("prints today's date in the configured time zone when the request has none", function () {
-    expect(view({ items: [{ name: 'a' }] }).details[0]).to.deep.equal({ label: 'Date', value: 'Nov 24, 2026' });
+    expect(view({ items: [{ name: 'a' }] }).details[0]).to.deep.equal({ label: 'Date', value: 'Nov 24, 2026', nowrap: true });
     expect(view({ items: [{ name: 'a' }], date: 'Upon receipt' }).details[0]!.value).to.equal('Upon receipt');
+  });
+
+  it('lets a label, heading or value with a word over 20 characters break anywhere; dates never', function () {
+    const v = view({
+      items: [{ name: 'a' }],
+      date_title: 'Date of issue according to the contract',
+      payment_terms_title: 'Q'.repeat(21),
+      payment_terms: 'REF-' + '9'.repeat(30),
+      due_date: '2024-02-02',
+      due_date_title: 'Z'.repeat(40),
+      purchase_order: 'PO 4711',
+      balance_title: 'W'.repeat(200),
+      amount_header: 'A'.repeat(21),
+      quantity_header: 'Number of units delivered to the site',
+    });
+    const flags = (row: { breakLabel?: boolean; breakValue?: boolean; nowrap?: boolean }) => [
+      !!row.breakLabel,
+      !!row.breakValue,
+      !!row.nowrap,
+    ];
+    expect(v.details.map(flags)).to.deep.equal([
+      [false, false, true], // a phrase of short words, and a date
+      [true, true, false], // 21 Qs, and a 34-character reference
+      [true, false, true], // a date, whatever its label
+      [false, false, false],
+    ]);
+    expect(flags(v.summary!)).to.deep.equal([true, false, false]);
+    const columns = Object.fromEntries(v.columns.map((c) => [c.key, [!!c.wrap, !!c.breakLabel]]));
+    expect(columns).to.deep.include({ amount: [true, true], quantity: [true, false], item: [false, false] });
   });
 
   it('splits the sender into its name and the rest, and keeps multi-line addresses printable', function () {
