@@ -55,10 +55,12 @@ export function printBudgetProblems(
   const total = fields.reduce((sum, [field, n]) => (field.startsWith('items[') ? sum : sum + n), 0);
   if (total <= maxLines) return [];
   const message = (n: number) =>
-    `prints about ${n.toLocaleString('en-US')} lines; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
-  return fields
+    `prints about ${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
+  const named = fields
     .filter(([field, n]) => n > 0 && (field !== 'items' || !fields.some(([f]) => f.startsWith('items['))))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 10)
-    .map(([field, n]) => ({ field, message: `${field} ${message(n)}` }));
+    .sort((a, b) => b[1] - a[1]);
+  // The fields that make it long, not every field it has: those of at least a hundredth of the limit (the longest
+  // one whatever its length).
+  const long = named.filter(([, n], i) => i === 0 || n >= maxLines / 100);
+  return long.slice(0, 10).map(([field, n]) => ({ field, message: `${field} ${message(n)}` }));
 }
