@@ -28,6 +28,7 @@ import type { OpenApiFiles } from './openapi';
 import { ROUTES, type RouteContext } from './routes';
 import { languagePreferences } from './accept-language';
 import { bodyKind } from './body-kind';
+import { otherMethods } from './other-methods';
 
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */
@@ -104,11 +105,10 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
-function only(method: 'POST', path: string): RequestHandler {
-  return (req, _res, next) => {
-    if (req.method !== method) return next(requestErrors.methodNotAllowed(req.method, path));
-    next();
-  };
+/** The route's own method goes on; any other is answered as otherMethods answers it. */
+function only(method: 'POST'): RequestHandler {
+  const other = otherMethods([method]);
+  return (req, res, next) => (req.method === method ? next() : other(req, res, next));
 }
 
 export function createApp(deps: AppDeps): express.Express {
@@ -145,7 +145,7 @@ export function createApp(deps: AppDeps): express.Express {
     bodyPreconditions(deps.config.limits),
     rawBody(deps.config.limits),
   ];
-  for (const route of ROUTES) app.all(route.path, negotiate(pipeline), only(route.method, route.path), ...checks, route.handler(context));
+  for (const route of ROUTES) app.all(route.path, negotiate(pipeline), only(route.method), ...checks, route.handler(context));
 
   app.use((req, _res, next) => next(requestErrors.notFound(req.method, req.path)));
   app.use(errorHandler(logger, deps.config.limits.maxBodyBytes));

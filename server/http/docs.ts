@@ -7,6 +7,7 @@ import express, { type Request } from 'express';
 import helmet from 'helmet';
 import type { SchemaRegistry } from '../documents/schema-registry';
 import { buildOpenApi, DEFAULT_ORIGIN, type OpenApiFiles, type OpenApiOptions } from './openapi';
+import { otherMethods } from './other-methods';
 
 const REDOC_BUNDLES = path.dirname(require.resolve('redoc/bundles/redoc.standalone.js'));
 
@@ -60,5 +61,6 @@ export function apiReference(registry: SchemaRegistry, files: OpenApiFiles, opti
     res.type('html').set('Cache-Control', 'no-cache').send(PAGE);
   });
   router.use('/docs/assets', csp, express.static(REDOC_BUNDLES, { index: false, fallthrough: true, maxAge: '1d' }));
+  router.all(['/openapi.json', '/docs'], otherMethods(['GET', 'HEAD']));
   return router;
 }

@@ -30,7 +30,10 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   invalid_api_key: { status: 401, meaning: 'The API key is not known.' },
   inactive_api_key: { status: 401, meaning: 'The API key was revoked.' },
   not_found: { status: 404, meaning: 'No such endpoint.' },
-  method_not_allowed: { status: 405, meaning: 'The endpoint takes another method (see `Allow`).' },
+  method_not_allowed: {
+    status: 405,
+    meaning: 'The endpoint takes another method (`Allow` says which; `OPTIONS` on any endpoint is a 204 with `Allow`).',
+  },
   not_acceptable: {
     status: 406,
     meaning: 'The `Accept` header allows none of the answers the operation makes (`POST /batch`: a ZIP or a PDF).',

@@ -6,6 +6,7 @@ import type { SigningStatus } from '../pdf-signing';
 import type { KeyStore } from '../keys/key-store';
 import type { PoolStats } from '../pdf/renderer';
 import type { Metrics } from './metrics';
+import { otherMethods } from './other-methods';
 
 export interface OperationsDeps {
   keys: KeyStore;
@@ -31,6 +32,7 @@ export function operationRoutes(deps: OperationsDeps): express.Router {
   router.get('/metrics', async (_req, res) => {
     res.set('Content-Type', deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
+  router.all(['/healthz', '/readyz', '/metrics'], otherMethods(['GET', 'HEAD']));
   return router;
 }
 

@@ -70,8 +70,8 @@ export const requestErrors = {
       `No such endpoint: ${method} ${path}. Documents are created with POST / (PDF), POST /ubl, /cii or /factur-x (e-invoices) and POST /batch; GET /docs describes them.`,
     );
   },
-  methodNotAllowed(method: string, path: string): DomainError {
-    return new DomainError('method_not_allowed', `${method} is not allowed on ${path}. Use POST.`, { allow: ['POST'] });
+  methodNotAllowed(method: string, path: string, allow: readonly string[] = ['POST']): DomainError {
+    return new DomainError('method_not_allowed', `${method} is not allowed on ${path}. Use ${allow.join(' or ')}.`, { allow: [...allow] });
   },
   /** The client accepts none of the media types the operation answers with. */
   notAcceptable(offered: string[]): DomainError {

@@ -36,6 +36,9 @@ export async function listen(
     app,
   );
   server.on('clientError', clientErrorHandler(logger, config.requestTimeoutMs));
+  // An Expect other than 100-continue: answered as any request (RFC 9110 lets a server ignore it), where Node alone
+  // would send a bare 417 with no body.
+  server.on('checkExpectation', app);
   const unused = unusedConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -12,6 +12,7 @@ import type { LiveReload } from '../dev/live-reload';
 import type { DocumentPipeline } from '../pipeline';
 import type { Node } from './openapi/schemas';
 import { languagePreferences } from './accept-language';
+import { otherMethods } from './other-methods';
 
 const STUDIO_DIR = path.join(projectRoot(), 'studio');
 
@@ -99,6 +100,8 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
     res.type('application/pdf').send(Buffer.from(pdf));
   });
   router.get('/api/events', (req, res) => reloadEvents(req, res, streams, reload));
+  router.all(['/api/meta', '/api/events'], otherMethods(['GET', 'HEAD']));
+  router.all(['/api/html', '/api/pdf'], otherMethods(['POST']));
   router.use(express.static(STUDIO_DIR, { index: 'index.html', extensions: ['html'] }));
   return {
     router,

@@ -44,6 +44,52 @@ describe('operations endpoints', function () {
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 
+  it('a method a path does not serve is a JSON 405 naming Allow, OPTIONS a 204 with Allow, on every path', async function () {
+    const service = await sharedService();
+    const paths: [string, string][] = [
+      ['/healthz', 'GET, HEAD'],
+      ['/readyz', 'GET, HEAD'],
+      ['/metrics', 'GET, HEAD'],
+      ['/openapi.json', 'GET, HEAD'],
+      ['/docs', 'GET, HEAD'],
+      ['/', 'POST'],
+      ['/ubl', 'POST'],
+      ['/batch', 'POST'],
+    ];
+    for (const [p, allow] of paths) {
+      for (const method of ['PUT', 'DELETE', 'PATCH', ...(allow === 'POST' ? ['GET'] : ['POST'])]) {
+        const res = await fetch(`${service.url}${p}`, { method });
+        expect([res.status, res.headers.get('allow')], `${method} ${p}`).to.deep.equal([405, allow]);
+        expect(res.headers.get('content-type'), `${method} ${p}`).to.match(/^application\/json/);
+        expect(((await res.json()) as { code: string }).code).to.equal('method_not_allowed');
+      }
+      const options = await fetch(`${service.url}${p}`, { method: 'OPTIONS' });
+      expect([options.status, options.headers.get('allow'), await options.text()], `OPTIONS ${p}`).to.deep.equal([
+        204,
+        `${allow}, OPTIONS`,
+        '',
+      ]);
+    }
+    expect((await fetch(`${service.url}/healthz`, { method: 'HEAD' })).status).to.equal(200);
+    expect((await fetch(`${service.url}/nowhere`, { method: 'OPTIONS' })).status).to.equal(404);
+  });
+
+  it('an Expect other than 100-continue is answered as the request would be, not with a bare 417', async function () {
+    const service = await sharedService();
+    const url = new URL(service.url);
+    const answer = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.request({ host: url.hostname, port: url.port, path: '/healthz', headers: { expect: '999-foo' } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).to.equal(200);
+    expect(JSON.parse(answer.body)).to.deep.equal({ status: 'ok' });
+  });
+
   it('/metrics counts requests by route, status and type, and times renders and queue waits', async function () {
     const service = await sharedService();
     expect((await post(service, { from: 'M', to: 'N', items: [{ name: 'x' }] })).status).to.equal(200);
