@@ -26,9 +26,14 @@ export interface XmlLimits {
   maxDepth: number;
   /** The most elements in the document. */
   maxElements: number;
+  /** The most attributes on one element (an e-invoice's have at most a handful). */
+  maxAttributes: number;
+  /** The most namespace declarations in the whole document (an e-invoice's root declares about ten). Each is in
+   * scope on every element below it: 50,000 on a root held the XSD and rule checks for 10 to 24 seconds. */
+  maxNamespaces: number;
 }
 
-export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 40, maxElements: 2_000_000 };
+export const DEFAULT_XML_LIMITS: XmlLimits = { maxDepth: 40, maxElements: 2_000_000, maxAttributes: 1000, maxNamespaces: 200 };
 
 const DECLARED = /^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/;
 const READABLE: Record<string, string> = {
@@ -96,6 +101,7 @@ function treeReader(limits: XmlLimits): { write(text: string): void; close(): Xm
   const stack: XmlNode[] = [];
   let root: XmlNode | undefined;
   let count = 0;
+  let namespaces = 0;
   // Every handler throws at the first problem: the parse stops there (a DTD before the first element is built).
   const fail = (reason: string): never => {
     throw errors.malformedXml(reason);
@@ -105,8 +111,13 @@ function treeReader(limits: XmlLimits): { write(text: string): void; close(): Xm
     if (++count > limits.maxElements) fail(`it has more than ${limits.maxElements} elements`);
     if (stack.length >= limits.maxDepth) fail(`its elements nest more than ${limits.maxDepth} levels deep`);
     const attrs: Record<string, string> = {};
-    for (const a of Object.values(tag.attributes)) {
-      if (a.prefix === 'xmlns' || a.name === 'xmlns') continue;
+    const all = Object.values(tag.attributes);
+    if (all.length > limits.maxAttributes) fail(`an element has more than ${limits.maxAttributes} attributes`);
+    for (const a of all) {
+      if (a.prefix === 'xmlns' || a.name === 'xmlns') {
+        if (++namespaces > limits.maxNamespaces) fail(`it declares more than ${limits.maxNamespaces} namespaces`);
+        continue;
+      }
       attrs[a.uri ? `{${a.uri}}${a.local}` : a.local] = a.value;
     }
     const node: XmlNode = { uri: tag.uri, name: tag.local, attrs, children: [], text: '', line: parser.line };

@@ -111,7 +111,7 @@ describe('received e-invoices that break rules', function () {
 
   it('lists the first 100 XSD problems and counts the rest: thousands of stray attributes are a small report, not thousands of findings', async function () {
     // libxml2 reports one problem per attribute; a 1.4 MB document of them once made a 437 MB report.
-    const attributes = Array.from({ length: 5000 }, (_, i) => ` a${i}="1"`).join('');
+    const attributes = Array.from({ length: 1000 }, (_, i) => ` a${i}="1"`).join('');
     const xml = UBL.replace(/<cbc:(IssueDate|DueDate|Note|DocumentCurrencyCode|BuyerReference|ID)>/g, (tag) =>
       tag.replace('>', `${attributes}>`),
     );
@@ -126,7 +126,7 @@ describe('received e-invoices that break rules', function () {
     expect(xsd).to.have.length(101);
     expect(xsd[100]!.message).to.match(/^\d+ more XSD problems not listed$/);
     const total = r.rule_sets[0]!.fatal;
-    expect(total).to.be.above(5000);
+    expect(total).to.be.above(1000);
     expect(xsd[100]!.message).to.equal(`${total - 100} more XSD problems not listed`);
     // Shown or converted, the same report comes with the 422.
     const shown = await postReceived(service, xml, '/');
@@ -219,6 +219,19 @@ describe('bodies that are not e-invoices, refused fast', function () {
     ],
     ['an undeclared entity', `${ublHead}<cbc:ID>&nope;</cbc:ID></Invoice>`, 400, 'malformed_xml'],
     ['elements nested 100,000 deep', `${ublHead}${'<cbc:Note>'.repeat(100000)}`, 400, 'malformed_xml'],
+    // In scope on every element, they held the XSD and rule checks 10 to 24 s.
+    [
+      '50,000 namespace declarations',
+      `${ublHead.replace('>', Array.from({ length: 50000 }, (_, i) => ` xmlns:p${i}="urn:x:${i}"`).join('') + '>')}<cbc:ID>1</cbc:ID></Invoice>`,
+      400,
+      'malformed_xml',
+    ],
+    [
+      'an element of 20,000 attributes',
+      `${ublHead}<cbc:ID${Array.from({ length: 20000 }, (_, i) => ` a${i}="1"`).join('')}>1</cbc:ID></Invoice>`,
+      400,
+      'malformed_xml',
+    ],
     ['XML that is not well-formed', `${ublHead}<cbc:ID>1</cbc:Note></Invoice>`, 400, 'malformed_xml'],
     ['a UBL Order', '<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>', 415, 'unsupported_document'],
     ['an XHTML page', '<html xmlns="http://www.w3.org/1999/xhtml"><body>hi</body></html>', 415, 'unsupported_document'],

@@ -1,7 +1,7 @@
 // A received PDF's XMP packet read into what the checks need: the simple property values of every rdf:Description
 // (as elements or as attributes) and the PDF/A extension schemas it declares. The packet is parsed by xml-tree.ts
 // (no DTD, bounded depth and element count). Reads only: which values are right is facturx-xmp.ts's.
-import { decodeXml, parseXml, type XmlNode } from '../xml-tree';
+import { DEFAULT_XML_LIMITS, decodeXml, parseXml, type XmlNode } from '../xml-tree';
 
 export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 export const PDFAID = 'http://www.aiim.org/pdfa/ns/id/';
@@ -23,7 +23,7 @@ export interface XmpPacket {
 }
 
 /** An XMP packet is a few KB; a hostile one is stopped long before it costs anything. */
-const XMP_LIMITS = { maxDepth: 40, maxElements: 20_000 };
+const XMP_LIMITS = { ...DEFAULT_XML_LIMITS, maxElements: 20_000 };
 
 const key = (uri: string, local: string) => `{${uri}}${local}`;
 const child = (node: XmlNode, uri: string, local: string) => node.children.find((c) => c.uri === uri && c.name === local);

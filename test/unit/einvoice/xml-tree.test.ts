@@ -2,7 +2,7 @@
 // counted, not timed: the test holds on any machine.
 import { expect } from 'chai';
 import { DomainError } from '../../../server/errors';
-import { parseXml, parseXmlYielding, type XmlNode } from '../../../server/einvoice/xml-tree';
+import { DEFAULT_XML_LIMITS, parseXml, parseXmlYielding, type XmlNode } from '../../../server/einvoice/xml-tree';
 
 /** A document of `lines` elements, each with Bengali and emoji text (surrogate pairs at many slice boundaries). */
 function longDocument(lines: number): string {
@@ -55,8 +55,27 @@ describe('parseXmlYielding (received XML read in slices)', function () {
   it('refuses past its limits wherever the slice is', async function () {
     const xml = longDocument(20_000);
     let error: unknown;
-    await parseXmlYielding(xml, { maxDepth: 40, maxElements: 15_000 }).catch((e: unknown) => (error = e));
+    await parseXmlYielding(xml, { ...DEFAULT_XML_LIMITS, maxElements: 15_000 }).catch((e: unknown) => (error = e));
     expect((error as DomainError).code).to.equal('malformed_xml');
     expect((error as DomainError).message).to.contain('more than 15000 elements');
+  });
+
+  it('refuses an element of more than 1,000 attributes and a document of more than 200 namespace declarations', function () {
+    const refusal = (xml: string): string => {
+      try {
+        parseXml(xml);
+      } catch (err) {
+        return `${(err as DomainError).code}: ${(err as DomainError).message}`;
+      }
+      return 'read';
+    };
+    const attributes = (n: number, name: (i: number) => string) => Array.from({ length: n }, (_, i) => ` ${name(i)}="urn:x${i}"`).join('');
+    expect(refusal(`<a${attributes(1000, (i) => `a${i}`)}/>`)).to.equal('read');
+    expect(refusal(`<a${attributes(1001, (i) => `a${i}`)}/>`)).to.match(/^malformed_xml: .*more than 1000 attributes/);
+    // 200 declarations on the root and below it are an e-invoice's ten many times over; the 201st is refused.
+    expect(refusal(`<a${attributes(150, (i) => `xmlns:p${i}`)}><b${attributes(50, (i) => `xmlns:q${i}`)}/></a>`)).to.equal('read');
+    expect(refusal(`<a${attributes(150, (i) => `xmlns:p${i}`)}><b${attributes(51, (i) => `xmlns:q${i}`)}/></a>`)).to.match(
+      /^malformed_xml: .*more than 200 namespaces/,
+    );
   });
 });
