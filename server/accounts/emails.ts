@@ -11,8 +11,9 @@ export const MAX_EMAIL_LENGTH = 200;
 const AROUND = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
 /** Controls (C0, DEL, C1), format characters (zero-width, bidi, BOM, soft hyphen, tags), surrogates, private use,
  * unassigned code points, every kind of space and line separator, the other default-ignorable characters (Hangul
- * fillers, variation selectors, the combining grapheme joiner) and the blank braille pattern. */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Z}\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]/u;
+ * fillers, variation selectors, the combining grapheme joiner), the blank braille pattern, and the replacement
+ * character U+FFFD (what a form's bytes that were not UTF-8, %ED%A0%80, are read as: no mailbox is named with it). */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Z}\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800\uFFFD]/u;
 
 /** The one spelling of the email a form holds: a value that is not one string (missing, repeated) is ''. */
 export function normalizeEmail(value: unknown): string {

@@ -74,6 +74,7 @@ describe('emails', function () {
       '\ud800',
       '\u{e0080}',
       '\uffff', // private use, a lone surrogate, unassigned, non-character
+      '\ufffd', // what bytes that were not UTF-8 are read as
     ];
     for (const c of hidden) {
       const code = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
