@@ -42,7 +42,7 @@ const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** A numeric field sent as a string that is not a decimal becomes a value the schema refuses as not a number (ajv
  * would otherwise coerce "0x10" to 16). One too large for a double ("1e400" as text, or 1e400 in JSON, which
  * JSON.parse reads as Infinity) becomes the largest double of its sign, which the schema's bounds refuse by name:
- * ajv checks no bound on an infinite number, nor on a value it has just coerced. */
+ * ajv checks no bound on an infinite number, and a string it coerces to one passes its type check. */
 function decimalsOnly(record: JsonObject, numeric: ReadonlySet<string>): void {
   for (const key of numeric) {
     const v = record[key];
