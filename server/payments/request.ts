@@ -24,18 +24,34 @@ export interface PaymentCode {
   bill?: SwissBill;
 }
 
+/** The documents whose amount is not owed by their reader to their sender: a payment code would ask for the money the
+ * wrong way round. */
+const NOTHING_OWED_TO_THE_SENDER: Partial<Record<DocumentRequest['type'], string>> = {
+  credit_note: 'a credit note is money owed to its reader',
+  purchase_order: "a purchase order is the buyer's order, paid once invoiced",
+};
+
 /** The request's payment code, or the problems that refuse it (none asked: neither). */
 export function paymentCodeOf(doc: DocumentRequest, totals: Totals): { code?: PaymentCode; problems: FieldProblem[] } {
   if (!doc.payment_code) return { problems: [] };
   if (doc.type === 'packing_slip') {
     return { problems: [{ field: 'payment_code', message: 'payment_code is for documents with amounts: a packing slip prints none' }] };
   }
+  const notOwed = NOTHING_OWED_TO_THE_SENDER[doc.type];
+  if (notOwed) return { problems: [{ field: 'payment_code', message: `payment_code asks the reader to pay the sender: ${notOwed}` }] };
   if (doc.payment_code === 'link') {
     const method = doc.payment_methods[0];
     if (!method) {
       return {
         problems: [
           { field: 'payment_methods', message: 'payment_code link prints the first payment_methods URL: payment_methods is empty' },
+        ],
+      };
+    }
+    if (!/^https?:\/\//i.test(method.url)) {
+      return {
+        problems: [
+          { field: 'payment_methods[0].url', message: 'payment_methods[0].url must be an http or https address for payment_code link' },
         ],
       };
     }

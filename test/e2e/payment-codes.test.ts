@@ -114,7 +114,7 @@ describe('payment QR codes on the page (payment_code)', function () {
     expect(readQr(pagePng(await postOk(await sharedService(), body), 150))).to.equal(undefined);
   });
 
-  it('refuses with a 400 naming the field: currency, account, reference, nothing due, no link, a packing slip, an unknown code, a link too long to scan', async function () {
+  it('refuses with a 400 naming the field: currency, account, reference, nothing due, no link, a packing slip, a credit note, a purchase order, an unknown code, a link that is not http(s) or too long to scan', async function () {
     const service = await sharedService();
     const cases: [Record<string, unknown>, string[]][] = [
       [{ ...EPC_REQUEST, currency: 'USD' }, ['currency']],
@@ -127,6 +127,14 @@ describe('payment QR codes on the page (payment_code)', function () {
       [{ ...EPC_REQUEST, payment_code: 'link' }, ['payment_methods']],
       [{ from: 'A', to: 'B', type: 'packing_slip', payment_code: 'epc', items: [{ name: 'Box', quantity: 1 }] }, ['payment_code']],
       [{ ...EPC_REQUEST, payment_code: 'bitcoin' }, ['payment_code']],
+      // A credit note's amount is owed to its reader, a purchase order's paid once invoiced: no code asks to pay the sender.
+      [{ ...EPC_REQUEST, type: 'credit_note', amount_paid: undefined }, ['payment_code']],
+      [{ ...EPC_REQUEST, type: 'purchase_order', amount_paid: undefined }, ['payment_code']],
+      // Only a web address is a link to pay.
+      ...['javascript:alert(1)', 'file:///etc/passwd', 'mailto:pay@example.com'].map((url): [Record<string, unknown>, string[]] => [
+        { ...EPC_REQUEST, payment_code: 'link', payment_methods: [{ type: 'url', name: 'Pay', url }] },
+        ['payment_methods[0].url'],
+      ]),
       [
         {
           ...EPC_REQUEST,
