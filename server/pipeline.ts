@@ -13,7 +13,7 @@ import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
 import type { PdfRenderer } from './pdf/renderer';
-import { linesIn, printBudgetProblems } from './render/print-budget';
+import { printBudgetProblems, receivedBudgetProblems } from './render/print-budget';
 import type { RenderedHtml } from './render/html';
 import { negotiateLocale, type LanguagePreferences, type Locale } from './render/locale';
 import { QR_BILL_TAGS, type QrBillLanguage } from './render/qr-bill-labels';
@@ -168,12 +168,7 @@ export class DocumentPipeline {
     const ctx = { catalogues: this.assets.catalogues, locale, timeZone: this.config.timeZone };
     const options = { theme: (theme ?? 'classic') as DocumentRequest['theme'], pageSize: 'a4' as const };
     const { doc, view } = receivedView(invoice, check, ctx, options);
-    // The block of what other documents do not print counts too: a note of a million characters is 10,000 lines.
-    const { notes, ...block } = view.received;
-    const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines, [
-      ['the notes (BT-21, BT-22)', linesIn(notes)],
-      ['the payment, references, parties and attachments', linesIn(block)],
-    ]);
+    const tooLong = receivedBudgetProblems(doc, view, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
     return this.print(this.assets.html.render(view, doc.theme), doc, signal, sign);
   }

@@ -11,11 +11,44 @@ import { printable } from './printable-text';
 /** Characters in a printed line of the item column, for estimating wrapped lines (an underestimate is fine). */
 const CHARS_PER_LINE = 100;
 
-function linesOf(text: string | undefined): number {
+/** The statement's reference column is about a third of the item column's width. */
+const CHARS_PER_REFERENCE_LINE = 30;
+
+function linesOf(text: string | undefined, perLine = CHARS_PER_LINE): number {
   if (!text) return 0;
   let lines = 0;
-  for (const line of printable(text).split('\n')) lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
+  for (const line of printable(text).split('\n')) lines += Math.max(1, Math.ceil(line.length / perLine));
   return lines;
+}
+
+/** The characters of every text in `value`, at any depth. */
+function charsIn(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + charsIn(v), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + charsIn(v), 0);
+  return 0;
+}
+
+/** A line's own fields that print in columns of their own, beside its name (numbers, its date, its tax). */
+const BESIDE = new Set(['name', 'description', 'note', 'reference', 'date', 'unit', 'tax_category', 'quantity', 'unit_cost']);
+
+/** The lines one item prints, by field: its name, description and note stacked with the small lines under them
+ * (render/line-details.ts: identifiers, classifications, attributes, period: run together, wrapping at the column),
+ * and a statement's reference in its narrow column beside them. */
+function itemLines(item: DocumentRequest['items'][number]): { total: number; fields: [string, number][] } {
+  const fields: [string, number][] = [
+    ['name', linesOf(item.name)],
+    ['description', linesOf(item.description)],
+    ['note', linesOf(item.note)],
+    ['reference', linesOf(item.reference, CHARS_PER_REFERENCE_LINE)],
+  ];
+  // The small lines are named by the field that writes most of them.
+  const others = Object.entries(item).flatMap(([key, value]): [string, number][] => (BESIDE.has(key) ? [] : [[key, charsIn(value)]]));
+  const detailChars = others.reduce((n, [, chars]) => n + chars, 0);
+  const details = Math.ceil(detailChars / CHARS_PER_LINE);
+  const most = others.reduce((a, b) => (b[1] > a[1] ? b : a), ['attributes', 0])[0];
+  const stacked = fields[0]![1] + fields[1]![1] + fields[2]![1] + details;
+  return { total: Math.max(1, stacked, fields[3]![1]), fields: [...fields, [most, details]] };
 }
 
 /** The lines every text in `value` would print, each a block of its own, at any depth (a received invoice's block of
@@ -24,6 +57,14 @@ export function linesIn(value: unknown): number {
   if (typeof value === 'string') return linesOf(value);
   if (Array.isArray(value)) return value.reduce((n: number, v) => n + linesIn(v), 0);
   if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + linesIn(v), 0);
+  return 0;
+}
+
+/** The length of the longest text in `value`, at any depth. */
+export function longestTextIn(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((n: number, v) => Math.max(n, longestTextIn(v)), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => Math.max(n, longestTextIn(v)), 0);
   return 0;
 }
 
@@ -43,15 +84,13 @@ export function printBudgetProblems(
     ['custom_fields', doc.custom_fields.length],
     ...more,
   ];
-  let itemLines = 0;
+  let lines = 0;
   doc.items.forEach((item, i) => {
-    const name = linesOf(item.name);
-    const description = linesOf(item.description);
-    itemLines += Math.max(1, name + description);
-    if (name > 20) fields.push([`items[${i}].name`, name]);
-    if (description > 20) fields.push([`items[${i}].description`, description]);
+    const one = itemLines(item);
+    lines += one.total;
+    for (const [field, n] of one.fields) if (n > 20) fields.push([`items[${i}].${field}`, n]);
   });
-  fields.push(['items', itemLines]);
+  fields.push(['items', lines]);
   const total = fields.reduce((sum, [field, n]) => (field.startsWith('items[') ? sum : sum + n), 0);
   if (total <= maxLines) return [];
   const message = (n: number) =>
@@ -63,4 +102,43 @@ export function printBudgetProblems(
   // one whatever its length).
   const long = named.filter(([, n], i) => i === 0 || n >= maxLines / 100);
   return long.slice(0, 10).map(([field, n]) => ({ field, message: `${field} ${message(n)}` }));
+}
+
+/** The longest text a received invoice's page prints: the API takes texts of at most 10,000 characters, a received
+ * invoice is someone else's, and Chromium lays a long unbroken text out in time that grows with its square (a
+ * BuyerReference of 120,000 characters took 4.9 s, of 300,000 past the render deadline). */
+const MAX_RECEIVED_TEXT = 40_000;
+
+/** printBudgetProblems for a received invoice's page: its details (BT-10, BT-20 …), notes and block of received terms
+ * counted too (a note of a million characters is 10,000 lines), and no text longer than MAX_RECEIVED_TEXT. */
+export function receivedBudgetProblems(
+  doc: Parameters<typeof printBudgetProblems>[0],
+  view: { details: unknown; received: { notes?: unknown } },
+  maxLines: number,
+): FieldProblem[] {
+  const { notes, ...block } = view.received;
+  const parts: [string, unknown][] = [
+    ['the details (BT-10, BT-20 …)', view.details],
+    ['the notes (BT-21, BT-22)', notes],
+    ['the payment, references, parties and attachments', block],
+    ['the lines', doc.items],
+    ['the parties', [doc.from, doc.to, doc.ship_to]],
+  ];
+  const tooLongTexts = parts.flatMap(([part, value]) => {
+    const longest = longestTextIn(value);
+    return longest > MAX_RECEIVED_TEXT
+      ? [
+          {
+            field: part,
+            message: `${part} hold a text of ${longest.toLocaleString('en-US')} characters; a received invoice's texts may have at most ${MAX_RECEIVED_TEXT.toLocaleString('en-US')}`,
+          },
+        ]
+      : [];
+  });
+  if (tooLongTexts.length > 0) return tooLongTexts;
+  return printBudgetProblems(doc, maxLines, [
+    [parts[0]![0], linesIn(view.details)],
+    [parts[1]![0], linesIn(notes)],
+    [parts[2]![0], linesIn(block)],
+  ]);
 }

@@ -24,6 +24,29 @@ describe('print budget', function () {
     expect(single[0]!.message).to.match(/^from prints about 1 line;/);
   });
 
+  it("counts every text a line prints: its note, its small lines (attributes, identifiers), a statement's narrow reference", function () {
+    const many = (item: Record<string, unknown>) => doc({ items: Array.from({ length: 120 }, () => ({ name: 'x', ...item })) });
+    expect(printBudgetProblems(many({ note: 'a\n'.repeat(1000) }), 6000)[0]!.field).to.equal('items[0].note');
+    const attributes = Array.from({ length: 50 }, (_, i) => ({ name: `Attribute ${i}`, value: 'v'.repeat(1900) }));
+    expect(printBudgetProblems(many({ attributes }), 6000)[0]!.field).to.equal('items[0].attributes');
+    // A statement's reference wraps in a column a third as wide: 400 references of 2,000 characters are 26,800 lines.
+    const statement = doc({
+      items: Array.from({ length: 400 }, () => ({ name: 'Charge', date: '2026-10-01', reference: 'r'.repeat(2000) })),
+    });
+    expect(printBudgetProblems(statement, 6000)[0]!.message).to.match(/^items\[0\]\.reference prints about 67 lines/);
+    // A 1,000-line statement and a 1,000-line e-invoice of rich lines stay within it.
+    const lines = (item: Record<string, unknown>) => doc({ items: Array.from({ length: 1000 }, () => item) });
+    expect(printBudgetProblems(lines({ name: 'Charge 1', date: '2026-10-01', reference: 'INV-1' }), 6000)).to.deep.equal([]);
+    const rich = {
+      name: 'Espresso beans',
+      description: 'Single origin, 1 kg bag\nroasted weekly',
+      seller_item_id: 'A-1',
+      classifications: [{ code: '12345', scheme: 'STI' }],
+      attributes: [{ name: 'Colour', value: 'brown' }],
+    };
+    expect(printBudgetProblems(lines(rich), 6000)).to.deep.equal([]);
+  });
+
   it("names a long item's own field, and counts a received invoice's other parts by name", function () {
     const items = [{ name: 'Widget', description: 'd\n'.repeat(7000) }];
     expect(printBudgetProblems(doc({ items }), 6000).map((p) => p.field)).to.deep.equal(['items[0].description']);
