@@ -12,6 +12,7 @@ import { validateDocument } from './documents/validate';
 import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
+import { amountBoundProblems } from './money/bounds';
 import type { PdfRenderer } from './pdf/renderer';
 import { printBudgetProblems, receivedBudgetProblems } from './render/print-budget';
 import type { RenderedHtml } from './render/html';
@@ -101,6 +102,8 @@ export class DocumentPipeline {
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
     const totals = computeTotals(doc);
+    const tooLarge = amountBoundProblems(totals, this.config.limits.maxAmount);
+    if (tooLarge.length > 0) throw errors.validation(tooLarge);
     const payment = paymentCodeOf(doc, totals);
     if (payment.problems.length > 0) throw errors.validation(payment.problems);
     return { doc, locale, totals, paymentCode: payment.code };

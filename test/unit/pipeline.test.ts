@@ -110,6 +110,29 @@ describe('document pipeline without HTTP', function () {
     expect(fields(qr)).to.deep.equal(['e_invoice.payment_means.iban']);
   });
 
+  it('prepare: amounts each within MAX_AMOUNT that multiply past it are refused, naming the line and the total', function () {
+    // 1e12 × 1e12 printed as €1,000,000,000,000,000,000,000,000.00 on /, /ubl and /cii.
+    const err = refusal(() =>
+      p.pipeline.prepare(
+        {
+          ...INVOICE,
+          items: [
+            { name: 'A', quantity: 1e12, unit_cost: 1e12 },
+            { name: 'B', quantity: 1, unit_cost: 1 },
+          ],
+        },
+        EN,
+      ),
+    );
+    expect(err.code).to.equal('validation_failed');
+    expect(fields(err)).to.include.members(['items[0]', 'total']);
+    expect(fields(err)).to.not.include('items[1]');
+    expect(err.message).to.contain('items[0] amounts to 1000000000000000000000000; a line may amount to at most 1,000,000,000,000');
+    // Within the bound, a document is made.
+    const big = p.pipeline.prepare({ ...INVOICE, items: [{ name: 'A', quantity: 1e5, unit_cost: 1e6 }] }, EN);
+    expect(big.totals.subtotal.toFixed()).to.equal('100000000000');
+  });
+
   it('renderPdf: the page and paper to the renderer with the client’s signal; the PDF made an archive and named', async function () {
     const signal = new AbortController().signal;
     const a4 = await p.pipeline.renderPdf(p.pipeline.prepare({ ...INVOICE, page_size: 'a4' }, EN), undefined, signal);
