@@ -69,6 +69,11 @@ export class DocumentPipeline {
     this.logos = new LogoCache(config.logoCache);
   }
 
+  /** The lines one document may print (MAX_PRINTED_LINES); a batch may print BATCH_PRINTED_DOCUMENTS times as many. */
+  get maxPrintedLines(): number {
+    return this.config.limits.maxPrintedLines;
+  }
+
   /** Swaps in freshly loaded data files (live reload in development); requests in flight keep the old ones. */
   replaceAssets(assets: Assets): void {
     this.assets = assets;

@@ -9,6 +9,7 @@ import { labelFor } from '../render/view-model';
 import { toEInvoice } from '../einvoice/map';
 import { pdfFilename } from '../documents/filename';
 import type { ParsedBody } from '../documents/parse-body';
+import { printedLines } from '../render/print-budget';
 
 export const BATCH_FORMATS = ['pdf', 'ubl', 'cii', 'factur-x'] as const;
 export type BatchFormat = (typeof BATCH_FORMATS)[number];
@@ -71,6 +72,24 @@ function checkEInvoice(pipeline: DocumentPipeline, prepared: PreparedDocument, f
   });
 }
 
+/** A batch prints at most this many documents' worth of lines (MAX_PRINTED_LINES each): 100 documents each within
+ * its own budget made one 5,800-page PDF, held whole. */
+const BATCH_PRINTED_DOCUMENTS = 4;
+
+/** `items`, when their documents print at most BATCH_PRINTED_DOCUMENTS × `maxLines` lines in all; else refused. */
+function withinBudget(items: BatchItem[], maxLines: number): BatchItem[] {
+  const lines = items.reduce((n, item) => n + printedLines(item.prepared.doc), 0);
+  const most = BATCH_PRINTED_DOCUMENTS * maxLines;
+  if (lines <= most) return items;
+  const amount = (n: number) => n.toLocaleString('en-US');
+  throw errors.validation([
+    {
+      field: 'documents',
+      message: `documents print about ${amount(lines)} lines in all; a batch may print at most ${amount(most)} (about ${amount(Math.round(most / 40))} pages): send it as several`,
+    },
+  ]);
+}
+
 /**
  * Reads a batch body and prepares every document (each as POST / would, plus the e-invoice type check of its
  * format). Throws one error with every problem of every document, each field prefixed `documents[i].`: the code is
@@ -103,7 +122,7 @@ export function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, local
       fail(err, err.facts.details ?? [{ field: '(body)', message: err.message }]);
     }
   });
-  if (failures.length === 0) return items;
+  if (failures.length === 0) return withinBudget(items, pipeline.maxPrintedLines);
   const sentence = errors.validation(problems);
   const code = failures.every((f) => f.code === failures[0]!.code) ? failures[0]!.code : 'validation_failed';
   throw code === 'validation_failed'

@@ -60,6 +60,12 @@ export function linesIn(value: unknown): number {
   return 0;
 }
 
+/** The lines `doc` would print, as printBudgetProblems counts them (a batch adds its documents' up: batch.ts). */
+export function printedLines(doc: Parameters<typeof printBudgetProblems>[0]): number {
+  const fields = [doc.from, doc.to, doc.ship_to, doc.notes, doc.terms].map((text) => linesOf(text));
+  return fields.reduce((a, b) => a + b, 0) + doc.custom_fields.length + doc.items.reduce((n, item) => n + itemLines(item).total, 0);
+}
+
 /** The length of the longest text in `value`, at any depth. */
 export function longestTextIn(value: unknown): number {
   if (typeof value === 'string') return value.length;

@@ -45,6 +45,21 @@ describe('batch core (prepare, render, names)', function () {
   }
   const fields = (err: DomainError) => err.facts.details!.map((d) => d.field);
 
+  it('refuses a batch that would print more than four documents’ worth of lines, each document within its own', function () {
+    // 100 documents within their own budget made one 5,800-page PDF.
+    const limit = p.pipeline.maxPrintedLines;
+    // Lines of six printed lines each (a name and a five-line description), up to 90 % of one document's budget.
+    const long = (number: string, lines: number) =>
+      invoice(number, { items: Array.from({ length: Math.floor(lines / 6) }, () => ({ name: 'x', description: '1\n2\n3\n4\n5' })) });
+    const near = Math.floor(limit * 0.9);
+    const err = refusal({ documents: [1, 2, 3, 4, 5].map((n) => long(String(n), near)) });
+    expect(fields(err)).to.deep.equal(['documents']);
+    expect(err.facts.details![0]!.message).to.match(
+      /^documents print about [\d,]+ lines in all; a batch may print at most [\d,]+ \(about [\d,]+ pages\): send it as several$/,
+    );
+    expect(prepare({ documents: [1, 2, 3, 4].map((n) => long(String(n), near)) })).to.have.length(4);
+  });
+
   it('prepares every document, each in its own format or the batch’s (pdf by default), without its format field', function () {
     const items = prepare({
       format: 'cii',
