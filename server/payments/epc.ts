@@ -31,7 +31,7 @@ export const EPC_FIELDS = {
 export const EPC_MAX_BYTES = 331;
 const MAX = { name: 70, reference: 35, text: 140 };
 
-const noBreaks = (value: string) => !/[\r\n]/.test(value);
+const noBreaks = (value: string) => !/[\r\n\t]/.test(value);
 
 /** Every way `t` breaks the guidelines; empty when the payload can be made. */
 export function epcProblems(t: EpcTransfer): FieldProblem[] {

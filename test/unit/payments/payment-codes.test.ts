@@ -86,6 +86,9 @@ describe('EPC QR code (EPC069-12 version 002)', function () {
     expect(fields({ amount: new Decimal(0) })).to.deep.equal(['balance_due']);
     expect(fields({ name: 'N'.repeat(71) })).to.deep.equal(['e_invoice.payment_means.account_name']);
     expect(fields({ name: 'Two\nlines' })).to.deep.equal(['e_invoice.payment_means.account_name']);
+    // A tab would go into the payload as it is (its fields are lines): refused like a line break.
+    expect(fields({ name: 'Acme\tGmbH' })).to.deep.equal(['e_invoice.payment_means.account_name']);
+    expect(fields({ reference: 'INV\t7' })).to.deep.equal(['e_invoice.payment_means.payment_id']);
     expect(fields({ bic: 'COBADE' })).to.deep.equal(['e_invoice.payment_means.bic']);
   });
 
