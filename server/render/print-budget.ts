@@ -104,9 +104,9 @@ export function printBudgetProblems(
   const named = fields
     .filter(([field, n]) => n > 0 && (field !== 'items' || !fields.some(([f]) => f.startsWith('items['))))
     .sort((a, b) => b[1] - a[1]);
-  // The fields that make it long, not every field it has: those of at least a hundredth of the limit (the longest
+  // The fields that make it long, not every field it has: those of at least a tenth of what it prints (the longest
   // one whatever its length).
-  const long = named.filter(([, n], i) => i === 0 || n >= maxLines / 100);
+  const long = named.filter(([, n], i) => i === 0 || n >= total / 10);
   return long.slice(0, 10).map(([field, n]) => ({ field, message: `${field} ${message(n)}` }));
 }
 

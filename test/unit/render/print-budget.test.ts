@@ -15,10 +15,13 @@ describe('print budget', function () {
   });
 
   it('names only the fields that make it long, the longest first, with the limit, in good English', function () {
-    const problems = printBudgetProblems(doc({ notes: 'x'.repeat(100 * 7000), terms: 'y'.repeat(100 * 300) }), 6000);
+    const problems = printBudgetProblems(
+      doc({ notes: 'x'.repeat(100 * 7000), terms: 'y'.repeat(100 * 1000), ship_to: 'z'.repeat(100 * 300) }),
+      6000,
+    );
     expect(problems.map((p) => p.field)).to.deep.equal(['notes', 'terms']);
     expect(problems[0]!.message).to.equal('notes prints about 7,000 lines; a whole document may print at most 6,000 (about 150 pages)');
-    // The lines of from, to and the one item are a hundredth of nothing: not named beside the notes.
+    // Parts under a tenth of what it prints (ship_to's 300 lines, from, to, the item) are not named beside them.
     expect(printBudgetProblems(doc({ notes: 'x'.repeat(100 * 6001) }), 6000).map((p) => p.field)).to.deep.equal(['notes']);
     const single = printBudgetProblems(doc({ from: 'A', to: 'B', items: [] }), 1);
     expect(single[0]!.message).to.match(/^from prints about 1 line;/);
