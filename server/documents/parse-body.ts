@@ -124,7 +124,12 @@ export function parseBody(kind: BodyKind, raw: Buffer, limits: BodyLimits, form:
     return parsed;
   }
   checkFormSize(text, limits.maxValues);
-  return form({ text, arrayLimit: limits.maxItems });
+  try {
+    return form({ text, arrayLimit: limits.maxItems });
+  } catch (err) {
+    if (err instanceof FormNotUtf8Error) throw formNotUtf8(err.message);
+    throw err;
+  }
 }
 
 /**
@@ -143,6 +148,9 @@ function utf8Text(kind: BodyKind, raw: Buffer): string {
   return raw.toString('utf8').replace(/^\uFEFF/, '');
 }
 
+/** The refusal of a form whose percent escapes are not UTF-8 (`message` says which value). */
+export const formNotUtf8 = (message: string) => errors.validation([{ field: '(body)', message: `the body must be UTF-8: ${message}` }]);
+
 /** Where the first byte sequence that is not UTF-8 starts in `bytes` (which isUtf8 refused). */
 function firstNonUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length;) {
@@ -156,9 +164,47 @@ function firstNonUtf8(bytes: Uint8Array): number {
 }
 
 /** How qs reads a form (docs/decisions.md §1): the last of a repeated scalar key wins, lists as long as the item limit stay
- * lists (qs's default turns index 21+ into object keys), no prototypes. Also run by form-worker.ts. */
+ * lists (qs's default turns index 21+ into object keys), no prototypes, percent escapes read as UTF-8 (formText).
+ * Also run by form-worker.ts. */
 export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: number }): ParsedBody {
-  return qs.parse(text, { arrayLimit, parameterLimit: Infinity, depth: 5, duplicates: 'last', allowPrototypes: false, charset: 'utf-8' });
+  return qs.parse(text, {
+    arrayLimit,
+    parameterLimit: Infinity,
+    depth: 5,
+    duplicates: 'last',
+    allowPrototypes: false,
+    charset: 'utf-8',
+    decoder: formText,
+  });
+}
+
+/** A form key or value whose percent escapes are not UTF-8 (`%FF`): refused as a body of such bytes is. */
+export class FormNotUtf8Error extends Error {}
+
+/**
+ * A form key or value as its text: `+` a space and percent escapes read as UTF-8. Escapes of bytes that are not UTF-8
+ * (`from=A%FF`, which qs alone keeps as the text "A%FF") are refused; a `%` not followed by two hex digits stays as
+ * sent (a sloppy client's bare `50%`).
+ */
+function formText(encoded: string): string {
+  const text = encoded.replace(/\+/g, ' ');
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // A stray `%`, or escapes of bytes that are not UTF-8: the escapes read as bytes, the rest as it is.
+  }
+  const parts: Buffer[] = [];
+  let plain = 0;
+  for (let at = text.indexOf('%'); at >= 0; at = text.indexOf('%', at + 1)) {
+    if (!/^[0-9A-Fa-f]{2}$/.test(text.slice(at + 1, at + 3))) continue;
+    parts.push(Buffer.from(text.slice(plain, at), 'utf8'), Buffer.from([parseInt(text.slice(at + 1, at + 3), 16)]));
+    plain = at + 3;
+  }
+  parts.push(Buffer.from(text.slice(plain), 'utf8'));
+  const bytes = Buffer.concat(parts);
+  if (!isUtf8(bytes)) throw new FormNotUtf8Error(`the form value "${text.slice(0, 40)}" has percent escapes that are not UTF-8`);
+  return bytes.toString('utf8');
 }
 
 /** Forms of more fields than this are read by qs in a worker thread (form-thread.ts): qs costs 4-20 µs a field, so a

@@ -4,9 +4,17 @@
 // Must not validate fields.
 import path from 'node:path';
 import { WorkerJobs } from '../worker-jobs';
-import { FORM_FIELDS_ON_THREAD, formFieldCount, parseBody, type BodyKind, type BodyLimits, type ParsedBody } from './parse-body';
+import {
+  FORM_FIELDS_ON_THREAD,
+  formFieldCount,
+  formNotUtf8,
+  parseBody,
+  type BodyKind,
+  type BodyLimits,
+  type ParsedBody,
+} from './parse-body';
 
-const formJobs = new WorkerJobs<{ text: string; arrayLimit: number }, ParsedBody>(path.join(__dirname, 'form-worker'));
+const formJobs = new WorkerJobs<{ text: string; arrayLimit: number }, ParsedBody>(path.join(__dirname, 'form-worker'), formNotUtf8);
 
 /** The body of `kind` as an object (refused as parse-body.ts refuses it). */
 export async function readBody(kind: BodyKind, raw: Buffer, limits: BodyLimits): Promise<ParsedBody> {

@@ -71,6 +71,24 @@ describe('parse-body', function () {
     expect(parseBody('json', Buffer.from('{"from":"Café 🚚 \uFFFD �"}'), LIMITS)).to.deep.equal({ from: 'Café 🚚 � �' });
   });
 
+  it('reads a form’s percent escapes as UTF-8, refusing escapes of bytes that are not, keeping a stray %', function () {
+    const from = (body: string) => (parseBody('form', Buffer.from(body), LIMITS) as { from: string }).from;
+    expect(from('from=Caf%C3%A9+%26+Co')).to.equal('Café & Co');
+    expect(from('from=50%25+off')).to.equal('50% off');
+    // A sloppy client's bare %: kept, and the escapes around it still read.
+    expect(from('from=50%+off+Caf%C3%A9')).to.equal('50% off Café');
+    expect(from('from=100%')).to.equal('100%');
+    for (const body of ['from=A%FF', 'from=%E0%A4%A', 'from=%ED%A0%80', 'fr%FFom=A']) {
+      expect(
+        firstProblem(() => parseBody('form', Buffer.from(body), LIMITS)),
+        body,
+      ).to.deep.include({ field: '(body)' });
+      expect(firstProblem(() => parseBody('form', Buffer.from(body), LIMITS))!.message, body).to.match(
+        /^the body must be UTF-8: the form value ".*" has percent escapes that are not UTF-8$/,
+      );
+    }
+  });
+
   it('says what is wrong with the body without naming a header', function () {
     const messageOf = (raw: string) => {
       try {

@@ -49,6 +49,16 @@ describe('reading a body (big forms in a worker thread)', function () {
     expect((err as DomainError).facts.details?.[0]?.field).to.equal('items');
   });
 
+  it('refuses a big form whose percent escapes are not UTF-8 in the worker as on the loop: a 400 on (body), no defect', async function () {
+    const raw = Buffer.concat([bigForm(1000), Buffer.from('&notes=A%FF')]);
+    const err = await readBody(FORM, raw, LIMITS).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(DomainError);
+    expect((err as DomainError).code).to.equal('validation_failed');
+    expect((err as DomainError).facts.details).to.deep.equal([
+      { field: '(body)', message: 'the body must be UTF-8: the form value "A%FF" has percent escapes that are not UTF-8' },
+    ]);
+  });
+
   it('keeps the event loop ticking through a form at the bound (qs on the loop holds it)', async function () {
     const raw = bigForm(4000);
     await readBody(FORM, raw, LIMITS); // the worker started
