@@ -39,34 +39,7 @@ export function paymentCodeOf(doc: DocumentRequest, totals: Totals): { code?: Pa
   }
   const notOwed = NOTHING_OWED_TO_THE_SENDER[doc.type];
   if (notOwed) return { problems: [{ field: 'payment_code', message: `payment_code asks the reader to pay the sender: ${notOwed}` }] };
-  if (doc.payment_code === 'link') {
-    const method = doc.payment_methods[0];
-    if (!method) {
-      return {
-        problems: [
-          { field: 'payment_methods', message: 'payment_code link prints the first payment_methods URL: payment_methods is empty' },
-        ],
-      };
-    }
-    if (!/^https?:\/\//i.test(method.url)) {
-      return {
-        problems: [
-          { field: 'payment_methods[0].url', message: 'payment_methods[0].url must be an http or https address for payment_code link' },
-        ],
-      };
-    }
-    if (Buffer.byteLength(method.url, 'utf8') > LINK_MAX_BYTES) {
-      return {
-        problems: [
-          {
-            field: 'payment_methods[0].url',
-            message: `payment_methods[0].url is too long for a QR code a phone reads at 30 mm: at most ${LINK_MAX_BYTES} bytes for payment_code link`,
-          },
-        ],
-      };
-    }
-    return { code: { kind: 'link', payload: method.url, name: method.name }, problems: [] };
-  }
+  if (doc.payment_code === 'link') return linkCodeOf(doc);
   const means = doc.e_invoice?.payment_means;
   if (!means?.iban) {
     return {
@@ -90,6 +63,22 @@ export function paymentCodeOf(doc: DocumentRequest, totals: Totals): { code?: Pa
   const problems = epcProblems(transfer);
   if (problems.length > 0) return { problems };
   return { code: { kind: 'epc', payload: epcPayload(transfer), name: transfer.name, amount: totals.balance }, problems: [] };
+}
+
+/** A `link` code: the first payment_methods URL, an http or https address a phone can read at 30 mm. */
+function linkCodeOf(doc: DocumentRequest): { code?: PaymentCode; problems: FieldProblem[] } {
+  const method = doc.payment_methods[0];
+  const refuse = (field: string, message: string) => ({ problems: [{ field, message }] });
+  if (!method) return refuse('payment_methods', 'payment_code link prints the first payment_methods URL: payment_methods is empty');
+  if (!/^https?:\/\//i.test(method.url))
+    return refuse('payment_methods[0].url', 'payment_methods[0].url must be an http or https address for payment_code link');
+  if (Buffer.byteLength(method.url, 'utf8') > LINK_MAX_BYTES) {
+    return refuse(
+      'payment_methods[0].url',
+      `payment_methods[0].url is too long for a QR code a phone reads at 30 mm: at most ${LINK_MAX_BYTES} bytes for payment_code link`,
+    );
+  }
+  return { code: { kind: 'link', payload: method.url, name: method.name }, problems: [] };
 }
 
 /** The QR-bill of a request: the creditor from e_invoice.seller, the debtor from e_invoice.buyer when it says
