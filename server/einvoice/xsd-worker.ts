@@ -86,7 +86,8 @@ load((workerData as { schemas: SchemaSet[] }).schemas).then(
       const errors = details.map(
         (d) => `${d.wellFormed ? '' : 'not well-formed: '}${d.line === undefined ? '' : `line ${d.line}: `}${d.message}`,
       );
-      if (total > details.length) errors.push(`${total - details.length} more problems not listed`);
+      if (total > details.length)
+        errors.push(`${total - details.length} more problem${total - details.length === 1 ? '' : 's'} not listed`);
       port.postMessage({ id: req.id, errors, details: req.detailed ? details : undefined, total });
     });
     port.postMessage({ ready: true });

@@ -13,6 +13,6 @@ export function otherMethods(allow: readonly string[]): RequestHandler {
         .end();
       return;
     }
-    next(requestErrors.methodNotAllowed(req.method, req.path, allow));
+    next(requestErrors.methodNotAllowed(req.method, req.baseUrl + req.path, [...allow, 'OPTIONS']));
   };
 }

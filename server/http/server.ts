@@ -38,7 +38,8 @@ export async function listen(
   server.on('clientError', clientErrorHandler(logger, config.requestTimeoutMs));
   // An Expect other than 100-continue: answered as any request (RFC 9110 lets a server ignore it), where Node alone
   // would send a bare 417 with no body.
-  server.on('checkExpectation', app);
+  // (emitted instead of `request`: re-emitted as one, so that the shutdown counts its connection as used).
+  server.on('checkExpectation', (req, res) => server.emit('request', req, res));
   const unused = unusedConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -255,8 +255,8 @@ function paymentParts(ctx: ViewContext, money: (v: Decimal) => string): Pick<Doc
   };
 }
 
-/** Whether `text` has a word longer than LONG_WORD characters. */
-const hasLongWord = (text: string): boolean => text.split(/\s+/).some((word) => [...word].length > LONG_WORD);
+/** Whether `text` has a word longer than LONG_WORD characters (words as CSS breaks them: a no-break space joins). */
+const hasLongWord = (text: string): boolean => text.split(/[ \t\n\r\f]+/).some((word) => [...word].length > LONG_WORD);
 
 /** Marks the headings, labels and values with a word longer than LONG_WORD, which may break anywhere. */
 function longWords(columns: Column[], labelled: LabelledValue[]): void {

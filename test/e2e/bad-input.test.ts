@@ -257,7 +257,7 @@ describe('bad input', function () {
       const said = `${json.error} ${json.message ?? ''}`;
       for (const word of c.mentions) expect(said).to.contain(word);
       if (c.field) expect((json.details ?? []).map((d) => d.field)).to.include(c.field);
-      if (c.status === 405) expect(res.headers.get('allow')).to.equal('POST');
+      if (c.status === 405) expect(res.headers.get('allow')).to.equal('POST, OPTIONS');
       if (c.status !== 404) expect(res.headers.get('content-language'), 'errors name the locale too').to.equal('en-US');
     });
   }

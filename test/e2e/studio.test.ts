@@ -374,6 +374,9 @@ describe('studio', function () {
       );
       expect(deep.status, `${route} deep`).to.equal(400);
       expect(((await deep.json()) as { code: string }).code).to.equal('malformed_json');
+      const put = await fetch(`${service.url}/studio/api/${route}`, { method: 'PUT' });
+      expect([put.status, put.headers.get('allow')]).to.deep.equal([405, 'POST, OPTIONS']);
+      expect(((await put.json()) as { error: string }).error).to.contain(`PUT is not allowed on /studio/api/${route}`);
       const list = await preview(route, JSON.stringify({ doc: [doc] }));
       expect(list.status, `${route} list`).to.equal(400);
       expect(((await list.json()) as { code: string }).code).to.equal('validation_failed');

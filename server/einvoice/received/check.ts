@@ -293,7 +293,10 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
   const findings: Finding[] = xsdChecked.problems.map((p) => xsdFinding(p, xsdName.name));
   // A document can have a million XSD problems: the first 100 are listed, one more finding counts the rest.
   const unlisted = xsdChecked.total - findings.length;
-  if (unlisted > 0) findings.push(xsdFinding({ message: `${unlisted} more XSD problems not listed`, wellFormed: true }, xsdName.name));
+  if (unlisted > 0)
+    findings.push(
+      xsdFinding({ message: `${unlisted} more XSD problem${unlisted === 1 ? '' : 's'} not listed`, wellFormed: true }, xsdName.name),
+    );
   const ruleSetsReport: RuleSetReport[] = [{ ...xsdName, fatal: xsdChecked.total, warnings: 0 }];
   const xsdValid = xsdChecked.total === 0;
 
