@@ -28,8 +28,9 @@ export interface XmlLimits {
   maxElements: number;
   /** The most attributes on one element (an e-invoice's have at most a handful). */
   maxAttributes: number;
-  /** The most namespace declarations in the whole document (an e-invoice's root declares about ten). Each is in
-   * scope on every element below it: 50,000 on a root held the XSD and rule checks for 10 to 24 seconds. */
+  /** The most namespace declarations in scope on one element (an e-invoice's root declares about ten; a serializer
+   * that declares the namespace again on every element adds one a level, and there are at most 40 levels). Each is in scope on every element below
+   * it: 50,000 on a root held the XSD and rule checks for 10 to 24 seconds. */
   maxNamespaces: number;
 }
 
@@ -101,7 +102,8 @@ function treeReader(limits: XmlLimits): { write(text: string): void; close(): Xm
   const stack: XmlNode[] = [];
   let root: XmlNode | undefined;
   let count = 0;
-  let namespaces = 0;
+  // The declarations in scope at each open element (the document's, then each one's below it).
+  const inScope: number[] = [];
   // Every handler throws at the first problem: the parse stops there (a DTD before the first element is built).
   const fail = (reason: string): never => {
     throw errors.malformedXml(reason);
@@ -113,9 +115,10 @@ function treeReader(limits: XmlLimits): { write(text: string): void; close(): Xm
     const attrs: Record<string, string> = {};
     const all = Object.values(tag.attributes);
     if (all.length > limits.maxAttributes) fail(`an element has more than ${limits.maxAttributes} attributes`);
+    let declared = inScope.at(-1) ?? 0;
     for (const a of all) {
       if (a.prefix === 'xmlns' || a.name === 'xmlns') {
-        if (++namespaces > limits.maxNamespaces) fail(`it declares more than ${limits.maxNamespaces} namespaces`);
+        if (++declared > limits.maxNamespaces) fail(`it has more than ${limits.maxNamespaces} namespace declarations in scope`);
         continue;
       }
       attrs[a.uri ? `{${a.uri}}${a.local}` : a.local] = a.value;
@@ -124,13 +127,17 @@ function treeReader(limits: XmlLimits): { write(text: string): void; close(): Xm
     if (stack.length > 0) stack[stack.length - 1]!.children.push(node);
     else root = node;
     stack.push(node);
+    inScope.push(declared);
   });
   const addText = (text: string): void => {
     if (stack.length > 0) stack[stack.length - 1]!.text += text;
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
-  parser.on('closetag', () => void stack.pop());
+  parser.on('closetag', () => {
+    stack.pop();
+    inScope.pop();
+  });
   parser.on('error', (err) => fail(`it is not well-formed XML (${err.message.replace(/\s+/g, ' ').slice(0, 160)})`));
   const guarded = (step: () => void): void => {
     try {
