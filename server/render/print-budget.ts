@@ -29,11 +29,12 @@ function charsIn(value: unknown): number {
   return 0;
 }
 
-/** A line's own fields that print in columns of their own, beside its name (numbers, its date, its tax). */
-const BESIDE = new Set(['name', 'description', 'note', 'reference', 'date', 'unit', 'tax_category', 'quantity', 'unit_cost']);
+/** The fields of a line that print as its small lines (render/line-details.ts; its note is counted on its own): the
+ * others print in columns beside its name (date, numbers) or not at all (line_id, references, classifications). */
+const SMALL_LINES = ['seller_item_id', 'buyer_item_id', 'standard_item_id', 'origin_country', 'attributes', 'period'] as const;
 
 /** The lines one item prints, by field: its name, description and note stacked with the small lines under them
- * (render/line-details.ts: identifiers, classifications, attributes, period: run together, wrapping at the column),
+ * (render/line-details.ts: identifiers, origin, attributes, period: run together, wrapping at the column),
  * and a statement's reference in its narrow column beside them. */
 function itemLines(item: DocumentRequest['items'][number]): { total: number; fields: [string, number][] } {
   const fields: [string, number][] = [
@@ -43,7 +44,7 @@ function itemLines(item: DocumentRequest['items'][number]): { total: number; fie
     ['reference', linesOf(item.reference, CHARS_PER_REFERENCE_LINE)],
   ];
   // The small lines are named by the field that writes most of them.
-  const others = Object.entries(item).flatMap(([key, value]): [string, number][] => (BESIDE.has(key) ? [] : [[key, charsIn(value)]]));
+  const others = SMALL_LINES.map((key): [string, number] => [key, charsIn(item[key])]);
   const detailChars = others.reduce((n, [, chars]) => n + chars, 0);
   const details = Math.ceil(detailChars / CHARS_PER_LINE);
   const most = others.reduce((a, b) => (b[1] > a[1] ? b : a), ['attributes', 0])[0];
@@ -101,9 +102,9 @@ export function printBudgetProblems(
   if (total <= maxLines) return [];
   const message = (n: number) =>
     `prints about ${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
-  const named = fields
-    .filter(([field, n]) => n > 0 && (field !== 'items' || !fields.some(([f]) => f.startsWith('items['))))
-    .sort((a, b) => b[1] - a[1]);
+  // The items as a whole, unless one item's field is long enough to say why (a tenth of what the document prints).
+  const oneItemSays = fields.some(([f, n]) => f.startsWith('items[') && n >= total / 10);
+  const named = fields.filter(([field, n]) => n > 0 && (field !== 'items' || !oneItemSays)).sort((a, b) => b[1] - a[1]);
   // The fields that make it long, not every field it has: those of at least a tenth of what it prints (the longest
   // one whatever its length).
   const long = named.filter(([, n], i) => i === 0 || n >= total / 10);

@@ -29,14 +29,18 @@ describe('print budget', function () {
 
   it("counts every text a line prints: its note, its small lines (attributes, identifiers), a statement's narrow reference", function () {
     const many = (item: Record<string, unknown>) => doc({ items: Array.from({ length: 120 }, () => ({ name: 'x', ...item })) });
-    expect(printBudgetProblems(many({ note: 'a\n'.repeat(1000) }), 6000)[0]!.field).to.equal('items[0].note');
+    // 120 items of a 1,000-line note: the items as a whole say why; one item of a 7,000-line note says it itself.
+    expect(printBudgetProblems(many({ note: 'a\n'.repeat(1000) }), 6000)[0]!.message).to.match(/^items prints about 120,\d{3} lines/);
+    expect(printBudgetProblems(doc({ items: [{ name: 'x', note: 'a\n'.repeat(7000) }] }), 6000)[0]!.field).to.equal('items[0].note');
     const attributes = Array.from({ length: 50 }, (_, i) => ({ name: `Attribute ${i}`, value: 'v'.repeat(1900) }));
-    expect(printBudgetProblems(many({ attributes }), 6000)[0]!.field).to.equal('items[0].attributes');
+    expect(printBudgetProblems(doc({ items: [{ name: 'x', attributes }] }), 900)[0]!.field).to.equal('items[0].attributes');
     // A statement's reference wraps in a column a third as wide: 400 references of 2,000 characters are 26,800 lines.
     const statement = doc({
       items: Array.from({ length: 400 }, () => ({ name: 'Charge', date: '2026-10-01', reference: 'r'.repeat(2000) })),
     });
-    expect(printBudgetProblems(statement, 6000)[0]!.message).to.match(/^items\[0\]\.reference prints about 67 lines/);
+    expect(printBudgetProblems(statement, 6000)[0]!.message).to.match(/^items prints about 26,800 lines/);
+    const one = doc({ items: [{ name: 'Charge', date: '2026-10-01', reference: 'r'.repeat(2000) }] });
+    expect(printBudgetProblems(one, 60)[0]!.message).to.match(/^items\[0\]\.reference prints about 67 lines/);
     // A 1,000-line statement and a 1,000-line e-invoice of rich lines stay within it.
     const lines = (item: Record<string, unknown>) => doc({ items: Array.from({ length: 1000 }, () => item) });
     expect(printBudgetProblems(lines({ name: 'Charge 1', date: '2026-10-01', reference: 'INV-1' }), 6000)).to.deep.equal([]);
@@ -48,6 +52,21 @@ describe('print budget', function () {
       attributes: [{ name: 'Colour', value: 'brown' }],
     };
     expect(printBudgetProblems(lines(rich), 6000)).to.deep.equal([]);
+    // What a line never prints counts nothing: its id, its order and accounting references, its taxes' titles.
+    const unprinted = {
+      name: 'x',
+      description: '1\n2\n3\n4',
+      line_id: '1',
+      order_line_reference: 'OL-1',
+      accounting_reference: 'AC-1',
+      taxes: [{ title: 'GST', rate: 5 }],
+    };
+    expect(printBudgetProblems(lines(unprinted), 6000)).to.deep.equal([]);
+  });
+
+  it('names the items as a whole when no one item says why', function () {
+    const items = Array.from({ length: 400 }, () => ({ name: 'x', description: 'd\n'.repeat(21) }));
+    expect(printBudgetProblems(doc({ items }), 6000).map((p) => p.field)).to.deep.equal(['items']);
   });
 
   it("names a long item's own field, and counts a received invoice's other parts by name", function () {
