@@ -72,15 +72,17 @@ function checkEInvoice(pipeline: DocumentPipeline, prepared: PreparedDocument, f
   });
 }
 
-/** A batch prints at most this many documents' worth of lines (MAX_PRINTED_LINES each): 100 documents each within
- * its own budget made one 5,800-page PDF, held whole. */
+/** One merged PDF of a batch prints at most this many documents' worth of lines (MAX_PRINTED_LINES each): 100
+ * documents each within its own budget made one 5,800-page PDF, held whole. (A ZIP is made and sent a document at a
+ * time, and an e-invoice that is not a PDF prints nothing: neither is bounded so.) */
 const BATCH_PRINTED_DOCUMENTS = 4;
 
-/** `items`, when their documents print at most BATCH_PRINTED_DOCUMENTS × `maxLines` lines in all; else refused. */
-function withinBudget(items: BatchItem[], maxLines: number): BatchItem[] {
+/** Refuses the merged PDF of `items` when their documents print more than BATCH_PRINTED_DOCUMENTS × `maxLines` lines
+ * in all. */
+export function checkMergedBudget(items: BatchItem[], maxLines: number): void {
   const lines = items.reduce((n, item) => n + printedLines(item.prepared.doc), 0);
   const most = BATCH_PRINTED_DOCUMENTS * maxLines;
-  if (lines <= most) return items;
+  if (lines <= most) return;
   const amount = (n: number) => n.toLocaleString('en-US');
   throw errors.validation([
     {
@@ -122,7 +124,7 @@ export function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, local
       fail(err, err.facts.details ?? [{ field: '(body)', message: err.message }]);
     }
   });
-  if (failures.length === 0) return withinBudget(items, pipeline.maxPrintedLines);
+  if (failures.length === 0) return items;
   const sentence = errors.validation(problems);
   const code = failures.every((f) => f.code === failures[0]!.code) ? failures[0]!.code : 'validation_failed';
   throw code === 'validation_failed'

@@ -14,7 +14,7 @@ import type { DocumentPipeline } from '../pipeline';
 import { CREATOR } from '../pipeline';
 import type { Quota, QuotaTicket } from '../quota/quota';
 import type { Locale } from '../render/locale';
-import { prepareBatch, renderBatchItem, UniqueNames, type BatchFile, type BatchItem } from '../batch/batch';
+import { checkMergedBudget, prepareBatch, renderBatchItem, UniqueNames, type BatchFile, type BatchItem } from '../batch/batch';
 import { PdfMerger } from '../pdf/merge';
 import { PRODUCER } from '../pdf/metadata';
 import { ZipStream } from '../batch/zip';
@@ -55,7 +55,10 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
       res.locals.locale as Locale,
       deps.maxDocuments,
     );
-    if (answer === PDF) onlyPdf(items);
+    if (answer === PDF) {
+      onlyPdf(items);
+      checkMergedBudget(items, pipeline.maxPrintedLines);
+    }
     res.locals.documentType = 'batch';
 
     const client = watchClient(res);

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DomainError } from '../../../server/errors';
-import { prepareBatch, renderBatchItem, UniqueNames, type BatchItem } from '../../../server/batch/batch';
+import { checkMergedBudget, prepareBatch, renderBatchItem, UniqueNames, type BatchItem } from '../../../server/batch/batch';
 import type { Locale } from '../../../server/render/locale';
 import { E_INVOICE } from '../../helpers/e-invoice-request';
 import { openPipelineWithoutBrowser, type PipelineWithoutBrowser } from '../../helpers/pipeline-without-browser';
@@ -45,19 +45,28 @@ describe('batch core (prepare, render, names)', function () {
   }
   const fields = (err: DomainError) => err.facts.details!.map((d) => d.field);
 
-  it('refuses a batch that would print more than four documents’ worth of lines, each document within its own', function () {
-    // 100 documents within their own budget made one 5,800-page PDF.
+  it('refuses one merged PDF of more than four documents’ worth of lines, each document within its own', function () {
+    // 100 documents within their own budget made one 5,800-page PDF. A ZIP (a document at a time) and e-invoices that
+    // are not PDFs are not bounded so.
     const limit = p.pipeline.maxPrintedLines;
     // Lines of six printed lines each (a name and a five-line description), up to 90 % of one document's budget.
     const long = (number: string, lines: number) =>
       invoice(number, { items: Array.from({ length: Math.floor(lines / 6) }, () => ({ name: 'x', description: '1\n2\n3\n4\n5' })) });
     const near = Math.floor(limit * 0.9);
-    const err = refusal({ documents: [1, 2, 3, 4, 5].map((n) => long(String(n), near)) });
-    expect(fields(err)).to.deep.equal(['documents']);
-    expect(err.facts.details![0]!.message).to.match(
+    const five = prepare({ documents: [1, 2, 3, 4, 5].map((n) => long(String(n), near)) });
+    expect(five).to.have.length(5);
+    let err: unknown;
+    try {
+      checkMergedBudget(five, limit);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(DomainError);
+    expect(fields(err as DomainError)).to.deep.equal(['documents']);
+    expect((err as DomainError).facts.details![0]!.message).to.match(
       /^documents print about [\d,]+ lines in all; a batch may print at most [\d,]+ \(about [\d,]+ pages\): send it as several$/,
     );
-    expect(prepare({ documents: [1, 2, 3, 4].map((n) => long(String(n), near)) })).to.have.length(4);
+    expect(() => checkMergedBudget(five.slice(0, 4), limit)).to.not.throw();
   });
 
   it('prepares every document, each in its own format or the batch’s (pdf by default), without its format field', function () {
