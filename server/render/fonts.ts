@@ -45,6 +45,13 @@ interface Order {
  * covers them (ZWJ is in the Arabic, Bengali and emoji subsets alike). */
 const JOINING = /[\p{M}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u;
 
+/** Characters the shaper never draws (bidi marks, the word joiner, the combining grapheme joiner, a soft hyphen): they
+ * choose no font, where asking for a family that has them inlined DejaVu Sans's 490 KB for an LRM. ZWJ and the
+ * variation selectors are kept: they choose an emoji's presentation. */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+const neverDrawn = (ch: string, cp: number): boolean =>
+  cp !== 0x200d && !(cp >= 0xfe00 && cp <= 0xfe0f) && !(cp >= 0xe0100 && cp <= 0xe01ef) && IGNORABLE.test(ch);
+
 /**
  * The code points a font file draws. A subset's unicode-range is not the font's coverage: Noto Sans Arabic's
  * `symbols` subset claims ★ and 📦 and has neither, a Noto Sans SC slice claims ✅; a face chosen for a character it
@@ -119,7 +126,7 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
       continue;
     }
     if (JOINING.test(ch)) {
-      base = join(previous, base, cp);
+      if (!neverDrawn(ch, cp)) base = join(previous, base, cp);
       continue;
     }
     let found = firstOf.get(cp);

@@ -117,6 +117,8 @@ describe('fonts for a text', function () {
     ]);
     // The medieval superscript letters (U+0363-036F): no family draws them, nothing is added.
     expect(files('a\u0363')).to.deep.equal(LATIN);
+    // What the shaper never draws chooses no font: a left-to-right mark, the word joiner, the grapheme joiner.
+    for (const text of ['abc\u200edef', 'a\u2060b', 'a\u034fb', 'soft\u00adhyphen']) expect(files(text), text).to.deep.equal(LATIN);
   });
 
   it('lists every family once in the stack, the CJK family matching the text first among the CJK ones', function () {
