@@ -142,13 +142,12 @@ function utf8Text(kind: BodyKind, raw: Buffer): string {
     const at = firstNonUtf8(raw);
     const before = raw.subarray(Math.max(0, at - 20), at).toString('utf8');
     const reason = `byte 0x${raw[at]!.toString(16).toUpperCase().padStart(2, '0')} at offset ${at}, after "${before}", is not UTF-8`;
-    if (kind === 'json') throw errors.malformedJson(reason);
-    throw errors.validation([{ field: '(body)', message: `the body must be UTF-8: ${reason}` }]);
+    throw kind === 'json' ? errors.malformedJson(reason) : formNotUtf8(reason);
   }
   return raw.toString('utf8').replace(/^\uFEFF/, '');
 }
 
-/** The refusal of a form whose percent escapes are not UTF-8 (`message` says which value). */
+/** The refusal of a form whose bytes, or whose percent escapes, are not UTF-8 (`message` says where). */
 export const formNotUtf8 = (message: string) => errors.validation([{ field: '(body)', message: `the body must be UTF-8: ${message}` }]);
 
 /** Where the first byte sequence that is not UTF-8 starts in `bytes` (which isUtf8 refused). */

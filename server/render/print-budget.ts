@@ -21,13 +21,21 @@ function linesOf(text: string | undefined, perLine = CHARS_PER_LINE): number {
   return lines;
 }
 
-/** The characters of every text in `value`, at any depth. */
-function charsIn(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + charsIn(v), 0);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + charsIn(v), 0);
-  return 0;
+/** Every text in `value`, at any depth (a received invoice's block, a line's attributes). */
+function* textsIn(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) yield* textsIn(v);
 }
+
+/** `measure` summed over every text in `value`. */
+const sumOverTexts = (value: unknown, measure: (text: string) => number): number => {
+  let n = 0;
+  for (const text of textsIn(value)) n += measure(text);
+  return n;
+};
+
+/** The characters of every text in `value`. */
+const charsIn = (value: unknown): number => sumOverTexts(value, (text) => text.length);
 
 /** The fields of a line that print as its small lines (render/line-details.ts; its note is counted on its own): the
  * others print in columns beside its name (date, numbers) or not at all (line_id, references, classifications). */
@@ -54,34 +62,17 @@ function itemLines(item: DocumentRequest['items'][number]): { total: number; fie
 
 /** The lines every text in `value` would print, each a block of its own, at any depth (a received invoice's block of
  * the terms other documents do not print: its notes, references, parties' details). */
-export function linesIn(value: unknown): number {
-  if (typeof value === 'string') return linesOf(value);
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + linesIn(v), 0);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + linesIn(v), 0);
-  return 0;
-}
-
-/** The lines `doc` would print, as printBudgetProblems counts them (a batch adds its documents' up: batch.ts). */
-export function printedLines(doc: Parameters<typeof printBudgetProblems>[0]): number {
-  const fields = [doc.from, doc.to, doc.ship_to, doc.notes, doc.terms].map((text) => linesOf(text));
-  return fields.reduce((a, b) => a + b, 0) + doc.custom_fields.length + doc.items.reduce((n, item) => n + itemLines(item).total, 0);
-}
+export const linesIn = (value: unknown): number => sumOverTexts(value, (text) => linesOf(text));
 
 /** The length of the longest text in `value`, at any depth. */
-export function longestTextIn(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => Math.max(n, longestTextIn(v)), 0);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, v) => Math.max(n, longestTextIn(v)), 0);
-  return 0;
-}
+export const longestTextIn = (value: unknown): number => {
+  let longest = 0;
+  for (const text of textsIn(value)) longest = Math.max(longest, text.length);
+  return longest;
+};
 
-/** The fields that make the document longer than it may print, or none; `more`: other parts of the page, by name,
- * with the lines each prints. */
-export function printBudgetProblems(
-  doc: Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>,
-  maxLines: number,
-  more: [field: string, lines: number][] = [],
-): FieldProblem[] {
+/** The lines each part of `doc` prints, and the document's total (its items counted once, as the line `items`). */
+function budgetFields(doc: Budgeted, more: [field: string, lines: number][]): { fields: [string, number][]; total: number } {
   const fields: [string, number][] = [
     ['from', linesOf(doc.from)],
     ['to', linesOf(doc.to)],
@@ -98,7 +89,19 @@ export function printBudgetProblems(
     for (const [field, n] of one.fields) if (n > 20) fields.push([`items[${i}].${field}`, n]);
   });
   fields.push(['items', lines]);
-  const total = fields.reduce((sum, [field, n]) => (field.startsWith('items[') ? sum : sum + n), 0);
+  return { fields, total: fields.reduce((n, [field, lines]) => (field.startsWith('items[') ? n : n + lines), 0) };
+}
+
+/** The lines `doc` would print, as printBudgetProblems counts them (a batch adds its documents' up: batch.ts). */
+export const printedLines = (doc: Budgeted): number => budgetFields(doc, []).total;
+
+/** What the budget reads of a document. */
+type Budgeted = Pick<DocumentRequest, 'from' | 'to' | 'ship_to' | 'notes' | 'terms' | 'items' | 'custom_fields'>;
+
+/** The fields that make the document longer than it may print, or none; `more`: other parts of the page, by name,
+ * with the lines each prints. */
+export function printBudgetProblems(doc: Budgeted, maxLines: number, more: [field: string, lines: number][] = []): FieldProblem[] {
+  const { fields, total } = budgetFields(doc, more);
   if (total <= maxLines) return [];
   const message = (n: number) =>
     `prints about ${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}; a whole document may print at most ${maxLines.toLocaleString('en-US')} (about ${Math.round(maxLines / 40)} pages)`;
@@ -119,7 +122,7 @@ const MAX_RECEIVED_TEXT = 40_000;
 /** printBudgetProblems for a received invoice's page: its details (BT-10, BT-20 …), notes and block of received terms
  * counted too (a note of a million characters is 10,000 lines), and no text longer than MAX_RECEIVED_TEXT. */
 export function receivedBudgetProblems(
-  doc: Parameters<typeof printBudgetProblems>[0],
+  doc: Budgeted,
   view: { details: unknown; received: { notes?: unknown } },
   maxLines: number,
 ): FieldProblem[] {
