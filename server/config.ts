@@ -1,8 +1,5 @@
 // Configuration: reads environment variables once, validates every one, and reports all bad values together.
-// Owns the names and defaults of every setting (the README lists them). Opens no connection; the only files it looks
-// at are whether the vendored UBL, CII and Factur-X schemas and the compiled rules exist (else ../shared/standards is
-// used).
-import fs from 'node:fs';
+// Owns the names and defaults of every setting (the README lists them). Opens no connection and reads no file.
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -42,13 +39,16 @@ export interface Config {
   ciiXsdFile: string;
   /** Factur-X schemas, one folder per profile: `facturx-en16931/Factur-X_EN16931.xsd` (for /factur-x). */
   facturxXsdDir: string;
-  /** The official rule sets compiled for SaxonJS, in the layout of ../shared/standards: `compiled/*.sef.json` and
+  /** The standards folder the install step fills (npm run standards: standards/manifest.json), vendor/ by default;
+   * the four settings below default to its parts. */
+  standardsDir: string;
+  /** The official rule sets compiled for SaxonJS: `compiled/*.sef.json` and
    * `factur-x/facturx-<profile>/Factur-X_1.09_<PROFILE>.sef.json` with the code list file each reads (received
-   * e-invoices, POST /validate: server/einvoice/rules/rule-sets.ts names every file). */
+   * e-invoices, POST /validate: the manifest's `ruleSets` name every file). */
   rulesDir: string;
-  /** RULES_DIR was set: its rules must be there (else start-up stops). Unset, an instance without them (a Docker image
-   * built without ../shared) starts without received e-invoices: they are answered rules_unavailable. */
-  rulesRequired: boolean;
+  /** Received e-invoices are read (RECEIVED_EINVOICES, on by default): the rule sets must be installed, else start-up
+   * stops naming what is missing. Off, they are answered rules_unavailable and no rule set is loaded. */
+  receivedEInvoices: boolean;
   /** Worker processes running the rule sets (each holds every rule set, parsed once). */
   rulesWorkers: number;
   /** The longest the rule workers are held at a time while PDFs print (print-first.ts); 0: never held. */
@@ -109,23 +109,6 @@ export function projectRoot(): string {
   return PROJECT_ROOT;
 }
 
-/** `relative` under vendor/ (filled by scripts/install-standards.sh), else under the ../shared checkout beside the
- * project (vendor/ mirrors the layout of ../shared/standards). */
-function standardsPath(relative: string): string {
-  const vendored = path.join(PROJECT_ROOT, 'vendor', relative);
-  return fs.existsSync(vendored) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards', relative);
-}
-
-/** The folder holding `compiled/` (the rules): vendor/ when it has them, else ../shared/standards. */
-function defaultRulesDir(): string {
-  const vendored = path.join(PROJECT_ROOT, 'vendor');
-  return fs.existsSync(path.join(vendored, 'compiled')) ? vendored : path.join(PROJECT_ROOT, '..', 'shared', 'standards');
-}
-
-function defaultXsdDir(): string {
-  return standardsPath('ubl-2.1/xsdrt');
-}
-
 /** Typed readers of the environment: an unset or empty variable gives the fallback, a bad value is noted in
  * `problems` (and the fallback used). */
 interface EnvReader {
@@ -163,8 +146,8 @@ function envReader(env: Env, problems: string[]): EnvReader {
   const bool = (name: string, fallback: boolean): boolean => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    if (/^(true|1|yes)$/i.test(raw)) return true;
-    if (/^(false|0|no)$/i.test(raw)) return false;
+    if (/^(true|1|yes|on)$/i.test(raw)) return true;
+    if (/^(false|0|no|off)$/i.test(raw)) return false;
     problems.push(`${name} must be true or false, got "${raw}"`);
     return fallback;
   };
@@ -254,8 +237,9 @@ type StandardsSettings = Pick<
   | 'ublXsdDir'
   | 'ciiXsdFile'
   | 'facturxXsdDir'
+  | 'standardsDir'
   | 'rulesDir'
-  | 'rulesRequired'
+  | 'receivedEInvoices'
   | 'rulesWorkers'
   | 'rulesTimeoutMs'
   | 'rulesHoldMs'
@@ -264,13 +248,16 @@ type StandardsSettings = Pick<
 
 /** The schema and rule files, and the workers that run the rules. */
 function standardsSettings(read: EnvReader): StandardsSettings {
-  const { env, str, int } = read;
+  const { str, int, bool } = read;
+  const standardsDir = path.resolve(str('STANDARDS_DIR', path.join(PROJECT_ROOT, 'vendor')));
+  const part = (relative: string): string => path.join(standardsDir, relative);
   return {
-    ublXsdDir: path.resolve(str('UBL_XSD_DIR', defaultXsdDir())),
-    ciiXsdFile: path.resolve(str('CII_XSD_FILE', standardsPath('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
-    facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', standardsPath('factur-x'))),
-    rulesDir: path.resolve(str('RULES_DIR', defaultRulesDir())),
-    rulesRequired: env.RULES_DIR !== undefined && env.RULES_DIR !== '',
+    standardsDir,
+    ublXsdDir: path.resolve(str('UBL_XSD_DIR', part('ubl-2.1/xsdrt'))),
+    ciiXsdFile: path.resolve(str('CII_XSD_FILE', part('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
+    facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', part('factur-x'))),
+    rulesDir: path.resolve(str('RULES_DIR', standardsDir)),
+    receivedEInvoices: bool('RECEIVED_EINVOICES', true),
     // One worker less than the cores (at least one, at most four): Chromium and the event loop keep a core; the
     // workers run at a lower CPU priority besides (rules/rules-pool.ts). See the README for the measurements.
     rulesWorkers: int('RULES_WORKERS', Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1, 64),

@@ -37,6 +37,8 @@ export const ERROR_CODES = [
   'timestamp_unavailable',
   'client_closed_request',
   'store_unavailable',
+  // Written by deploy/nginx.conf when no instance answers (a replica died with the request), never by the service.
+  'upstream_unavailable',
   'internal',
   // The account pages' own answers (HTML, server/http/account/error-page.ts), never the API's.
   'invalid_form',
@@ -58,6 +60,7 @@ const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'render_failed',
   'timestamp_unavailable',
   'store_unavailable',
+  'upstream_unavailable',
   'internal',
 ]);
 
@@ -161,11 +164,11 @@ export const errors = {
       { report },
     );
   },
-  /** This instance has no official rule sets installed (RULES_DIR): it cannot check received e-invoices. */
+  /** Received e-invoices are turned off on this instance (RECEIVED_EINVOICES=false): it cannot check them. */
   rulesUnavailable(): DomainError {
     return new DomainError(
       'rules_unavailable',
-      'This instance has no official rule sets installed, so it cannot check received e-invoices. Its operator installs them (RULES_DIR, README "Received e-invoices").',
+      'Received e-invoices are turned off on this instance (its operator set RECEIVED_EINVOICES=false), so it cannot check them.',
     );
   },
   rendererBusy(retryAfterSeconds: number): DomainError {

@@ -23,7 +23,9 @@ import { DocumentPipeline } from './pipeline';
 import { PrintFirst } from './print-first';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
-import { rulesAbsent } from './einvoice/rules/rule-sets';
+import { RULE_SET_IDS } from './einvoice/rules/rule-sets';
+import { installedProblems } from './standards/installed';
+import { loadManifest } from './standards/manifest';
 import { ReceivedPipeline } from './received-pipeline';
 
 export interface RunningService {
@@ -169,15 +171,24 @@ async function startEngines(
   }
 }
 
-/** The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate); an instance
- * without them at all, and not told where they are, starts without received e-invoices. */
+/** The standards folder holds another release than standards/manifest.json names: every difference, one each. */
+export class StandardsMismatchError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The standards installed are not the ones standards/manifest.json names (run npm run standards):\n  - ${problems.join('\n  - ')}`,
+    );
+    this.name = 'StandardsMismatchError';
+  }
+}
+
+/** The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate). Missing rules
+ * stop start-up naming each file, unless the operator turned received e-invoices off (RECEIVED_EINVOICES=false). */
 function acquireRules(config: Config, logger: Logger): RulesPoolRef | undefined {
-  if (config.rulesRequired || !rulesAbsent(config.rulesDir)) {
+  const mismatch = installedProblems(loadManifest(undefined, RULE_SET_IDS), config.standardsDir);
+  if (mismatch.length > 0) throw new StandardsMismatchError(mismatch);
+  if (config.receivedEInvoices) {
     return acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });
   }
-  logger.warn(
-    { rulesDir: config.rulesDir },
-    'no official rule sets installed: received e-invoices are answered rules_unavailable (set RULES_DIR)',
-  );
+  logger.warn('received e-invoices are off (RECEIVED_EINVOICES=false): they are answered rules_unavailable');
   return undefined;
 }

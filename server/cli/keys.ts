@@ -5,12 +5,16 @@ import { accountPlan, KeyStoreError, PLANS, type KeyStore, type Plan } from '../
 import { openStore } from '../keys/open-store';
 import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
 
+/** How this CLI is run where it runs: from the sources with npm (development), or compiled with node alone (the Docker
+ * image has no npm and no tsx: `node dist/server/cli/keys.js`). Its hints name the same command. */
+export const KEYS_COMMAND = __filename.endsWith('.js') ? 'node dist/server/cli/keys.js' : 'npm run keys --';
+
 const USAGE = `Usage:
-  npm run keys -- create --account NAME [--plan free|paid] [--quiet]
-  npm run keys -- list [--account NAME] [--json]
-  npm run keys -- revoke KEY_OR_PREFIX
-  npm run keys -- set-plan --account NAME --plan free|paid
-  npm run keys -- usage --account NAME [--month YYYY-MM]`;
+  ${KEYS_COMMAND} create --account NAME [--plan free|paid] [--quiet]
+  ${KEYS_COMMAND} list [--account NAME] [--json]
+  ${KEYS_COMMAND} revoke KEY_OR_PREFIX
+  ${KEYS_COMMAND} set-plan --account NAME --plan free|paid
+  ${KEYS_COMMAND} usage --account NAME [--month YYYY-MM]`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -70,7 +74,7 @@ async function createCommand(rest: string[], store: KeyStore, out: Out): Promise
   else {
     out(`Created a key for account "${info.account}" (plan ${info.plan}). It is shown only this once:\n`);
     out(`    ${key}\n`);
-    out(`Revoke it with: npm run keys -- revoke ${info.prefix}`);
+    out(`Revoke it with: ${KEYS_COMMAND} revoke ${info.prefix}`);
   }
   return 0;
 }

@@ -109,7 +109,7 @@ export class XsdValidator {
     const missing = this.sets.flatMap((set) => {
       const absent = Object.values(set.files).filter((f) => !fs.existsSync(f));
       return absent.length
-        ? [`${set.name} XSD files are missing: ${absent.join(', ')} (set ${set.setting}, or run scripts/install-standards.sh)`]
+        ? [`${set.name} XSD files are missing: ${absent.join(', ')} (run npm run standards, or set ${set.setting})`]
         : [];
     });
     if (missing.length) throw new XsdLoadError(missing.join('; '));

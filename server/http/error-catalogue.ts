@@ -60,7 +60,7 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   renderer_busy: { status: 503, meaning: 'Every page (or rule checker) and queue place is taken; retry after `Retry-After`.' },
   rules_unavailable: {
     status: 503,
-    meaning: 'The instance has no official rule sets installed (RULES_DIR), so it reads no received e-invoice.',
+    meaning: 'Received e-invoices are turned off on the instance (RECEIVED_EINVOICES=false): it reads none.',
   },
   render_timeout: { status: 503, meaning: 'The document was not printed within RENDER_TIMEOUT_MS (queue wait included).' },
   render_failed: { status: 503, meaning: 'The renderer failed twice on the document (crashed, or over its memory limit).' },
@@ -68,6 +68,11 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
     status: 503,
     meaning:
       'PDFs are signed with a timestamp here (PDF_TIMESTAMP_URL), and the time-stamping authority gave none; retry after `Retry-After`.',
+  },
+  upstream_unavailable: {
+    status: 503,
+    meaning:
+      'Written by the load balancer of deploy/nginx.conf, not the service: no instance could answer (the one holding the request stopped); retry after `Retry-After`.',
   },
   store_unavailable: { status: 503, meaning: 'The key store is busy or unreachable; retry after `Retry-After`.' },
   // The account pages' own answers: the same statuses and headers, an HTML page for a body (account/error-page.ts).

@@ -1,4 +1,4 @@
-// Received e-invoices for the checking tests and the bench: the official examples of ../shared/standards/examples
+// Received e-invoices for the checking tests and the bench: the official examples the install step puts in vendor/examples
 // (33 files, each valid under EN 16931, the Peppol ones under Peppol BIS 3.0 too), and a long invoice made from one.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
-// The official business rules (EN 16931, Peppol BIS 3.0, XRechnung), as compiled for SaxonJS in
-// ../shared/standards/compiled/ (see its README): one document takes a fraction of a second, where the .sch files
+// The official business rules (EN 16931, Peppol BIS 3.0, XRechnung), as the install step compiled them for SaxonJS
+// into the standards folder (vendor/compiled/, npm run standards; docs/standards.md): one document takes a fraction of a second, where the .sch files
 // run by a pure-JS schematron took about five. The compiled Peppol rules carry their own XSLT helper functions
 // (u:gln, u:mod11, …), so nothing is re-implemented here. Each rule set is loaded once.
 import fs from 'node:fs';
@@ -7,7 +7,8 @@ import path from 'node:path';
 import SaxonJS from 'saxon-js';
 import { projectRoot } from '../../server/config';
 
-export const STANDARDS_DIR = process.env.STANDARDS_DIR ?? path.join(projectRoot(), '..', 'shared', 'standards');
+/** The standards folder the service reads too (STANDARDS_DIR, vendor/ by default): what the install step put there. */
+export const STANDARDS_DIR = process.env.STANDARDS_DIR || path.join(projectRoot(), 'vendor');
 
 export interface Failure {
   id: string;

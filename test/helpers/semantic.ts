@@ -1,5 +1,5 @@
-// An e-invoice read into the EN 16931 semantic model by KoSIT's official mapping (../shared/standards/
-// xrechnung-visualization, compiled for SaxonJS): each business term as `BG-…/BT-…=value`, with its scheme or file
+// An e-invoice read into the EN 16931 semantic model by KoSIT's official mapping (xrechnung-visualization, compiled
+// for SaxonJS by the install step into vendor/): each business term as `BG-…/BT-…=value`, with its scheme or file
 // attributes as `BT-…@scheme_identifier=…`. Tests compare two documents term by term this way, whatever their syntax:
 // an official example against the document this service writes from a JSON request that restates it.
 import fs from 'node:fs';

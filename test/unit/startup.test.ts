@@ -6,7 +6,6 @@ import { expect } from 'chai';
 import { loadConfig, ConfigError, projectRoot } from '../../server/config';
 import { loadAssets, StartupError } from '../../server/assets';
 import { copyProjectData } from '../helpers/service';
-import { rulesAbsent } from '../../server/einvoice/rules/rule-sets';
 import { acquireRulesPool, RulesLoadError } from '../../server/einvoice/rules/rules-pool';
 
 describe('start-up checks', function () {
@@ -99,11 +98,10 @@ describe('start-up checks', function () {
 });
 
 describe('start-up: the official rule sets', function () {
-  it('RULES_DIR set: every missing rule file is named, and start-up stops', function () {
+  it('missing rule files are named, every one, and start-up stops', function () {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'rules-'));
     const config = loadConfig({ RULES_DIR: empty });
-    expect(config.rulesRequired).to.equal(true);
-    expect(rulesAbsent(empty)).to.equal(true);
+    expect(config.receivedEInvoices).to.equal(true);
     let error: unknown;
     try {
       acquireRulesPool(config);
@@ -115,11 +113,21 @@ describe('start-up: the official rule sets', function () {
     for (const file of ['en16931-ubl.sef.json', 'peppol-ubl.sef.json', 'xrechnung-cii.sef.json', 'Factur-X_1.09_BASIC.sef.json']) {
       expect(problems).to.contain(file);
     }
+    expect((error as RulesLoadError).message)
+      .to.contain('npm run standards')
+      .and.contain('RECEIVED_EINVOICES=false');
   });
 
-  it('RULES_DIR unset: the default folder is used, and an absent one is told apart from a broken one', function () {
+  it('every standard is read from the standards folder (vendor/, or STANDARDS_DIR): nothing outside the checkout', function () {
     const config = loadConfig({});
-    expect(config.rulesRequired).to.equal(false);
-    expect(rulesAbsent(config.rulesDir)).to.equal(false);
+    const vendor = path.join(projectRoot(), 'vendor');
+    expect(config.standardsDir).to.equal(vendor);
+    for (const p of [config.rulesDir, config.ublXsdDir, config.ciiXsdFile, config.facturxXsdDir])
+      expect(p.startsWith(vendor), p).to.equal(true);
+    const moved = loadConfig({ STANDARDS_DIR: '/srv/standards', RECEIVED_EINVOICES: 'off' });
+    expect(moved.rulesDir).to.equal('/srv/standards');
+    expect(moved.ciiXsdFile).to.equal('/srv/standards/cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd');
+    expect(moved.receivedEInvoices).to.equal(false);
+    expect(() => loadConfig({ RECEIVED_EINVOICES: 'maybe' })).to.throw(/RECEIVED_EINVOICES must be true or false/);
   });
 });

@@ -1,21 +1,28 @@
 // The official business rule sets a received e-invoice is checked with (POST /validate): each with the name and
-// version the report gives it and its compiled form (SaxonJS SEF, in RULES_DIR, laid out as ../shared/standards:
-// see its README for how each was compiled). Which rule sets apply to which specification is profiles.ts's table
-// (`received`); this file only says what each rule set is and where it lives. No XML here.
+// version the report gives it and its compiled form (SaxonJS SEF, in RULES_DIR, the standards folder vendor/ by
+// default). The rows are standards/manifest.json's (`ruleSets`, with the version of the artefact each comes from), read
+// once when this module loads: moving to a new release of the rules is a change of that file. Which rule sets apply
+// to which specification is profiles.ts's table (`received`); this file only says what each rule set is and where it
+// lives. No XML here.
 import fs from 'node:fs';
 import path from 'node:path';
+import { artefactOf, loadManifest } from '../../standards/manifest';
 
-export type RuleSetId =
-  | 'en16931-ubl'
-  | 'en16931-cii'
-  | 'peppol-ubl'
-  | 'xrechnung-ubl'
-  | 'xrechnung-cii'
-  | 'facturx-minimum'
-  | 'facturx-basicwl'
-  | 'facturx-basic'
-  | 'facturx-en16931'
-  | 'facturx-extended';
+/** The rule sets the code refers to (profiles.ts): the manifest must give each one, and no other. */
+export const RULE_SET_IDS = [
+  'en16931-ubl',
+  'en16931-cii',
+  'peppol-ubl',
+  'xrechnung-ubl',
+  'xrechnung-cii',
+  'facturx-minimum',
+  'facturx-basicwl',
+  'facturx-basic',
+  'facturx-en16931',
+  'facturx-extended',
+] as const;
+
+export type RuleSetId = (typeof RULE_SET_IDS)[number];
 
 export interface RuleSet {
   /** As the report names it. */
@@ -35,33 +42,15 @@ export interface RuleSet {
   ruleInText?: boolean;
 }
 
-const facturX = (level: string, folder: string, file: string, codes: string): RuleSet => ({
-  name: `Factur-X ${level}`,
-  version: '1.09',
-  syntax: 'cii',
-  file: `factur-x/${folder}/Factur-X_1.09_${file}.sef.json`,
-  reads: [`factur-x/${folder}/${codes}`],
-  ruleInText: true,
-});
+/** The rule sets of standards/manifest.json, by id. */
+function ruleSetsOfManifest(): Record<RuleSetId, RuleSet> {
+  const manifest = loadManifest(undefined, RULE_SET_IDS);
+  return Object.fromEntries(
+    manifest.ruleSets.map(({ id, artefact, ...row }) => [id, { ...row, version: artefactOf(manifest, artefact).version }]),
+  ) as Record<RuleSetId, RuleSet>;
+}
 
-export const RULE_SETS: Record<RuleSetId, RuleSet> = {
-  'en16931-ubl': { name: 'EN 16931 UBL', version: '1.3.16', syntax: 'ubl', file: 'compiled/en16931-ubl.sef.json' },
-  'en16931-cii': { name: 'EN 16931 CII', version: '1.3.16', syntax: 'cii', file: 'compiled/en16931-cii.sef.json' },
-  'peppol-ubl': { name: 'Peppol BIS Billing', version: '3.0.19', syntax: 'ubl', file: 'compiled/peppol-ubl.sef.json' },
-  'xrechnung-ubl': { name: 'XRechnung 3.0 UBL', version: '2.5.0', syntax: 'ubl', file: 'compiled/xrechnung-ubl.sef.json' },
-  'xrechnung-cii': { name: 'XRechnung 3.0 CII', version: '2.5.0', syntax: 'cii', file: 'compiled/xrechnung-cii.sef.json' },
-  'facturx-minimum': facturX('MINIMUM', 'facturx-minimum', 'MINIMUM', 'FACTUR-X_MINIMUM_codedb.xml'),
-  'facturx-basicwl': facturX('BASIC WL', 'facturx-basicwl', 'BASICWL', 'FACTUR-X_BASIC-WL_codedb.xml'),
-  'facturx-basic': facturX('BASIC', 'facturx-basic', 'BASIC', 'FACTUR-X_BASIC_codedb.xml'),
-  'facturx-en16931': facturX('EN 16931', 'facturx-en16931', 'EN16931', 'FACTUR-X_EN16931_codedb.xml'),
-  'facturx-extended': {
-    name: 'Factur-X EXTENDED',
-    version: '1.09',
-    syntax: 'cii',
-    notRun:
-      'not run: its published XSLT stops SaxonJS with a type error (XPTY0004) on every document, so EXTENDED is checked with its own XSD and the EN 16931 CII rules',
-  },
-};
+export const RULE_SETS: Record<RuleSetId, RuleSet> = ruleSetsOfManifest();
 
 /** A rule set's files, absolute. */
 export interface RuleSetFiles {
@@ -92,9 +81,4 @@ export function ruleFileProblems(rulesDir: string): string[] {
       }
     }),
   );
-}
-
-/** Whether RULES_DIR holds none of the rule files at all (not installed, rather than broken). */
-export function rulesAbsent(rulesDir: string): boolean {
-  return ruleSetFiles(rulesDir).every(({ file }) => !fs.existsSync(file));
 }

@@ -20,13 +20,15 @@ export type { SvrlFailure } from './svrl';
 /** The rules could not be loaded: every problem, one sentence each. */
 export class RulesLoadError extends Error {
   constructor(readonly problems: string[]) {
-    super(`the official rule sets could not be loaded (set RULES_DIR): ${problems.join('; ')}`);
+    super(
+      `the official rule sets could not be loaded (install them with npm run standards, or set RECEIVED_EINVOICES=false): ${problems.join('; ')}`,
+    );
     this.name = 'RulesLoadError';
   }
 }
 
 export interface RulesPoolOptions {
-  /** RULES_DIR: `compiled/` and `factur-x/` as in ../shared/standards. */
+  /** RULES_DIR: the standards folder (vendor/), with `compiled/` and `factur-x/`. */
   rulesDir: string;
   /** RULES_WORKERS. */
   workers: number;

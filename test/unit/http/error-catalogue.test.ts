@@ -120,4 +120,18 @@ describe('error catalogue', function () {
       expect(headers).to.deep.equal({ 'Retry-After': '7', Allow: 'POST' });
     }
   });
+
+  it("the load balancer's own error (deploy/nginx.conf) has the same body shape, a catalogued code and Retry-After", function () {
+    const conf = fs.readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8');
+    const location = conf.slice(conf.indexOf('location @unavailable'));
+    const returned = /return (\d{3}) '(.*)\\n';/.exec(location);
+    expect(returned, 'a return in location @unavailable').to.not.equal(null);
+    const body = JSON.parse(returned![2]!.replace('$request_id', 'req-1')) as Record<string, unknown>;
+    const code = body.code as ErrorCode;
+    expect(ERROR_CODES).to.include(code);
+    expect(Number(returned![1])).to.equal(ERROR_CATALOGUE[code].status);
+    expect(body).to.deep.equal({ error: body.message, message: body.message, type: 'api_error', code, request_id: 'req-1' });
+    expect(location).to.match(/add_header Retry-After \d+ always;/);
+    expect(conf).to.match(/error_page 502 504 = @unavailable;/);
+  });
 });
