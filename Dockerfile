@@ -1,6 +1,6 @@
 # docgen-service: Debian with Node.js 24 LTS and chromium-headless-shell, installed by the same script as CI
 # (scripts/install-system.sh), and every e-invoice standard from its publisher (npm run standards). Runs as uid 10001;
-# configuration by environment variables (README). docs/operating.md says how to build and run it.
+# configuration by environment variables (README). docs/docker.md says how to build and run it.
 #
 # Build arguments (build stage only: none of them reaches the image):
 #   EXTRA_CA_CERT     a PEM certificate to trust besides Debian's (a network whose TLS proxy re-signs npm and GitHub):
@@ -59,7 +59,7 @@ COPY studio/ studio/
 COPY examples/ examples/
 # CHROMIUM_SANDBOX=false: Chromium's sandbox needs user namespaces, which Docker's default seccomp profile refuses to a
 # container, so a plain `docker run` could not start it. The page it prints runs no JavaScript and reaches no network
-# or file; the container is the isolation boundary (docs/operating.md, "Chromium's sandbox").
+# or file; the container is the isolation boundary (docs/docker.md, "Chromium's sandbox").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

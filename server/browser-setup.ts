@@ -32,7 +32,7 @@ export function browserPoolOptions(config: PoolConfig, overrides: Partial<Browse
 }
 
 /** A started pool (its browser launched, its pages open); a Chromium that cannot start is an error saying how to set
- * one up, and the half-started pool is closed. */
+ * one up (launchAdvice), and the half-started pool is closed. */
 export async function startBrowserPool(config: PoolConfig, overrides: Partial<BrowserPoolOptions> = {}): Promise<BrowserPool> {
   const options = browserPoolOptions(config, overrides);
   const pool = new BrowserPool(options);
@@ -40,10 +40,31 @@ export async function startBrowserPool(config: PoolConfig, overrides: Partial<Br
     await pool.start();
   } catch (err) {
     await pool.close().catch(() => undefined);
-    throw new Error(
-      `Chromium could not be started from ${options.executablePath} (set CHROMIUM_PATH, or run scripts/install-system.sh): ${(err as Error).message}`,
-      { cause: err },
-    );
+    const cause = options.sandbox && (await startsWithoutSandbox(options)) ? 'sandbox' : 'browser';
+    throw new Error(`${launchAdvice(options.executablePath, cause)}: ${(err as Error).message}`, { cause: err });
   }
   return pool;
+}
+
+/** Whether the browser that failed with its sandbox starts without it: then the sandbox was the cause (Chromium's own
+ * words for it reach puppeteer only as "Target closed" when its zygote dies). */
+async function startsWithoutSandbox(options: BrowserPoolOptions): Promise<boolean> {
+  const probe = new BrowserPool({ ...options, sandbox: false, concurrency: 1 });
+  try {
+    await probe.start();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
+/** How to set Chromium up after it failed to start for `cause`. */
+export function launchAdvice(executablePath: string, cause: 'sandbox' | 'browser'): string {
+  return cause === 'sandbox'
+    ? `Chromium starts without its sandbox but not with it: the sandbox needs user namespaces, which Docker's default ` +
+        `seccomp profile refuses a container, and refuses to run as root. Set CHROMIUM_SANDBOX=false where the ` +
+        `container is the isolation boundary (the Docker image's default, docs/docker.md), or allow user namespaces`
+    : `Chromium could not be started from ${executablePath} (set CHROMIUM_PATH, or run scripts/install-system.sh)`;
 }

@@ -67,6 +67,7 @@ async function installArtefacts(o: InstallOptions, record: InstallRecord, work: 
   const problems: string[] = [];
   for (const a of o.manifest.artefacts) {
     if (artefactCurrent(a, o.dest, record)) {
+      record.artefacts[a.id]!.version = a.version; // the same files under a label the manifest corrected
       summary.artefacts.kept.push(a.id);
       continue;
     }

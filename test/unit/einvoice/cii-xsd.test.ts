@@ -84,7 +84,9 @@ describe('XSD validation of CII and Factur-X beside UBL', function () {
     expect(noCii!.message).to.match(/CII D16B XSD files are missing: .*nowhere\.xsd \(run npm run standards, or set CII_XSD_FILE/);
     const noFx = await startFailure(paths({ facturxXsdDir: tmp }));
     expect(noFx).to.be.instanceOf(XsdLoadError);
-    expect(noFx!.message).to.match(/Factur-X EN 16931 XSD files are missing: .*Factur-X_EN16931\.xsd \(run npm run standards, or set FACTURX_XSD_DIR/);
+    expect(noFx!.message).to.match(
+      /Factur-X EN 16931 XSD files are missing: .*Factur-X_EN16931\.xsd \(run npm run standards, or set FACTURX_XSD_DIR/,
+    );
   });
 
   it('a broken CII schema stops start-up, naming the schema set', async function () {
