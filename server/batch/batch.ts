@@ -160,17 +160,3 @@ export async function renderBatchItem(
       return xml(await pipeline.renderCii(item.prepared));
   }
 }
-
-/** File names made unique within one archive: the second `invoice-1.pdf` becomes `invoice-1-2.pdf`, then `-3`. */
-export class UniqueNames {
-  private readonly taken = new Set<string>();
-
-  name(filename: string): string {
-    const dot = filename.lastIndexOf('.');
-    const [stem, ext] = dot > 0 ? [filename.slice(0, dot), filename.slice(dot)] : [filename, ''];
-    let candidate = filename;
-    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem}-${n}${ext}`;
-    this.taken.add(candidate.toLowerCase());
-    return candidate;
-  }
-}

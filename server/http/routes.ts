@@ -3,6 +3,7 @@
 // key, body limits); the OpenAPI description names the same paths and answers (test/unit/http/routes.test.ts holds the
 // two together). The handlers turn a body that was read into an answer through the pipelines, each document counted
 // against the account's quota (counted.ts); they never write an error body (errors-to-http.ts does).
+import http from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { errors } from '../errors';
@@ -86,7 +87,7 @@ function documentRoute(received: 'pdf' | Target, eInvoice: boolean, make: Make):
     if (await answerReceived(ctx, req, res, received)) return;
     const prepared = await ctx.prepare(req, res, eInvoice);
     const logoLog = (reason: string) => ctx.logger.info({ requestId: res.locals.requestId, reason }, 'logo not used');
-    send(res, await counted(ctx.quota, res, (signal) => make(ctx.pipeline, prepared, logoLog, signal)));
+    send(res, await counted(ctx.quota, res, async (signal) => answerOf(await make(ctx.pipeline, prepared, logoLog, signal))));
   };
 }
 
@@ -117,36 +118,44 @@ async function answerReceived(ctx: RouteContext, req: Request, res: Response, ta
   const pipe = receiving(ctx);
   const opts = { locale: res.locals.locale as Locale, theme: queryTheme(req) };
   res.locals.documentType = 'received';
-  if (target === 'pdf') send(res, await counted(ctx.quota, res, (signal) => pipe.show(body, { ...opts, signal })));
+  if (target === 'pdf') send(res, await counted(ctx.quota, res, async (signal) => answerOf(await pipe.show(body, { ...opts, signal }))));
   else {
     const profile = queryProfile(req);
-    send(res, await counted(ctx.quota, res, (signal) => pipe.convert(body, target, { ...opts, profile, signal })));
+    send(res, await counted(ctx.quota, res, async (signal) => answerOf(await pipe.convert(body, target, { ...opts, profile, signal }))));
   }
   return true;
 }
 
-/** A made document: XML (UBL, CII) or a PDF, inline under its file name. */
-function send(res: Response, out: Made): void {
-  if ('xml' in out) {
-    res
-      .status(200)
-      .set('Content-Type', 'application/xml; charset=utf-8')
-      .set('Content-Disposition', inlineDisposition(out.filename))
-      .send(out.xml);
-    return;
-  }
-  const { pdf, filename } = out;
-  res
-    .status(200)
-    .set('Content-Type', 'application/pdf')
-    .set('Content-Disposition', inlineDisposition(filename))
-    .set('Content-Length', String(pdf.byteLength))
-    .end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+/** A document's answer, made whole (its headers checked) before its document is counted, so that nothing can fail
+ * between the count and the answer: a failure while making it releases the document instead (counted.ts). */
+interface Answer {
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** The answer of a made document: XML (UBL, CII) or a PDF, inline under its file name. */
+function answerOf(out: Made): Answer {
+  const headers: Record<string, string> =
+    'xml' in out
+      ? { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': inlineDisposition(out.filename) }
+      : {
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': inlineDisposition(out.filename),
+          'Content-Length': String(out.pdf.byteLength),
+        };
+  for (const [name, value] of Object.entries(headers)) http.validateHeaderValue(name, value);
+  return { headers, body: 'xml' in out ? out.xml : Buffer.from(out.pdf.buffer, out.pdf.byteOffset, out.pdf.byteLength) };
+}
+
+function send(res: Response, answer: Answer): void {
+  res.status(200).set(answer.headers);
+  if (typeof answer.body === 'string') res.send(answer.body);
+  else res.end(answer.body);
 }
 
 /** `inline; filename="…"` (docs/decisions.md §6), plus RFC 6266 filename* when the name is not plain ASCII. */
 function inlineDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/gu, '_');
   if (ascii === filename) return `inline; filename="${filename}"`;
   return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

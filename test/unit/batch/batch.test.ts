@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DomainError } from '../../../server/errors';
-import { checkMergedBudget, prepareBatch, renderBatchItem, UniqueNames, type BatchItem } from '../../../server/batch/batch';
+import { checkMergedBudget, prepareBatch, renderBatchItem, type BatchItem } from '../../../server/batch/batch';
+import { UniqueNames } from '../../../server/documents/filename';
 import type { Locale } from '../../../server/render/locale';
 import { E_INVOICE } from '../../helpers/e-invoice-request';
 import { openPipelineWithoutBrowser, type PipelineWithoutBrowser } from '../../helpers/pipeline-without-browser';
