@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'body_too_large',
   'invalid_request',
   'request_timeout',
+  'headers_too_large',
   'missing_api_key',
   'invalid_api_key',
   'inactive_api_key',

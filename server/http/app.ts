@@ -105,6 +105,26 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
+/** Headers that carry one value, as Node reads them: a second one is dropped unseen (Content-Type, Authorization) or
+ * joined into a list the body reader would misread (Content-Encoding). Sent twice, they are refused, named. */
+const SINGLE_HEADERS = new Map([
+  ['content-type', 'Content-Type'],
+  ['authorization', 'Authorization'],
+  ['content-encoding', 'Content-Encoding'],
+]);
+
+function singleHeaders(): RequestHandler {
+  return (req, _res, next) => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!.toLowerCase();
+      if (SINGLE_HEADERS.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    const repeated = [...counts].find(([, n]) => n > 1);
+    next(repeated ? requestErrors.repeatedHeader(SINGLE_HEADERS.get(repeated[0])!, repeated[1]) : undefined);
+  };
+}
+
 /** The route's own method goes on; any other is answered as otherMethods answers it. */
 function only(method: 'POST'): RequestHandler {
   const other = otherMethods([method]);
@@ -122,6 +142,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(helmet());
   app.use(requestIds());
   app.use(accessLog(logger));
+  app.use(singleHeaders());
   app.use(deps.metrics.middleware);
 
   app.use(operationRoutes({ ...deps, rules: Boolean(deps.received) }));

@@ -21,7 +21,11 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
     meaning: 'The body is not a JSON value, is nested more than 64 levels deep, or is not UTF-8 (`error` says which byte, where).',
   },
   empty_body: { status: 400, meaning: 'The body is empty.' },
-  invalid_request: { status: 400, meaning: 'The body could not be read: it ended before its declared length, or does not inflate.' },
+  invalid_request: {
+    status: 400,
+    meaning:
+      'The request could not be read: its body ended before its declared length or does not inflate, or a header of one value (Content-Type, Authorization, Content-Encoding) came twice.',
+  },
   unsupported_type: {
     status: 400,
     meaning: 'The operation does not make this document type (e-invoices: invoice, receipt and credit_note only).',
@@ -39,6 +43,10 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
     meaning: 'The `Accept` header allows none of the answers the operation makes (`POST /batch`: a ZIP or a PDF).',
   },
   request_timeout: { status: 408, meaning: 'The whole request did not arrive within REQUEST_TIMEOUT_MS.' },
+  headers_too_large: {
+    status: 431,
+    meaning: 'The request line and headers are larger than the 16 KiB Node.js reads (a long Accept-Language, say).',
+  },
   body_too_large: { status: 413, meaning: 'The body is larger than MAX_BODY_BYTES.' },
   unsupported_document: {
     status: 415,

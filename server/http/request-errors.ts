@@ -39,6 +39,18 @@ export const requestErrors = {
     return new DomainError('invalid_request', `The request body could not be read (${reason}); check its Content-Encoding and length.`);
   },
   /** The whole request did not arrive within the time allowed (a body that trickles or never ends). */
+  /** A header that has one value sent more than once (Node would keep one and drop the others unseen). */
+  repeatedHeader(name: string, times: number): DomainError {
+    const message = `The ${name} header is sent ${times} times; send it once.`;
+    return new DomainError('invalid_request', message, { details: [{ field: name, message }] });
+  },
+  /** The request line and headers passed Node's limit (16 KiB) before they ended. */
+  headersTooLarge(): DomainError {
+    return new DomainError(
+      'headers_too_large',
+      'The request headers are larger than 16 KiB. Send shorter headers (Accept-Language, cookies).',
+    );
+  },
   requestTimeout(seconds: number): DomainError {
     return new DomainError('request_timeout', `The request did not arrive whole within ${seconds} s. Send the body at once.`);
   },

@@ -87,13 +87,30 @@ describe('error catalogue', function () {
     }
   });
 
-  it("the README's error table lists every code with its status, and nothing else", function () {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('### Errors'));
-    const rows = new Map([...table.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])]));
-    expect([...rows.keys()].sort()).to.deep.equal([...ERROR_CODES].sort());
-    for (const [code, status] of rows) expect(status, code).to.equal(ERROR_CATALOGUE[code as ErrorCode].status);
-  });
+  /** The account pages' codes (HTML answers): docs/api.md names them after its table of the API's. */
+  const ACCOUNT_CODES = [
+    'invalid_form',
+    'wrong_credentials',
+    'form_expired',
+    'key_not_found',
+    'email_taken',
+    'too_many_sign_ins',
+    'too_many_sign_ups',
+  ];
+  for (const [file, heading, tableCodes] of [
+    ['README.md', '### Errors', ERROR_CODES],
+    ['docs/api.md', '## Errors', ERROR_CODES.filter((c) => !ACCOUNT_CODES.includes(c))],
+  ] as const) {
+    it(`${file}'s error table lists every code with its status, and nothing else`, function () {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      expect(text.indexOf(heading), heading).to.be.at.least(0);
+      const section = text.slice(text.indexOf(heading));
+      const rows = new Map([...section.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])]));
+      expect([...rows.keys()].sort()).to.deep.equal([...tableCodes].sort());
+      for (const [code, status] of rows) expect(status, code).to.equal(ERROR_CATALOGUE[code as ErrorCode].status);
+      for (const code of ACCOUNT_CODES) expect(section, code).to.contain(`\`${code}\``);
+    });
+  }
 
   it('the OpenAPI description offers exactly these codes', function () {
     const config = loadConfig({ NODE_ENV: 'test' });
