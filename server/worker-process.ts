@@ -61,7 +61,9 @@ export class WorkerProcess extends EventEmitter {
     const options = {
       env: { ...process.env, [WORKER_DATA_ENV]: JSON.stringify(opts.workerData ?? null) },
       serialization: 'advanced' as const,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
+      // The worker's standard output is the service's standard error: the service's own is its log, which must stay
+      // non-blocking, and a child process would share its file description and make it blocking (logger.ts).
+      stdio: ['ignore', 2, 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc' | number)[],
     };
     this.child = SETPRIV
       ? spawn(SETPRIV, ['--pdeathsig', 'SIGKILL', process.execPath, ...execArgv, file], options)
