@@ -23,11 +23,9 @@ export function createLogger(level: string): Logger {
  * dropping what is left. A file or a terminal is written as before.
  */
 function standardOutput(): pino.DestinationStream {
-  let fd = 1;
   const stat = fs.fstatSync(1);
-  if (stat.isFIFO()) {
-    fd = fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-  } else if (stat.isSocket()) {
+  const fd = (stat.isFIFO() && reopenedNonBlocking()) || 1;
+  if (fd === 1 && (stat.isFIFO() || stat.isSocket())) {
     const handle = (process.stdout as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
     handle?.setBlocking?.(false);
   }
@@ -51,4 +49,14 @@ function standardOutput(): pino.DestinationStream {
     }
   };
   return dest;
+}
+
+/** Standard output (a pipe) opened again, non-blocking, as a file description of this process's own; undefined where
+ * that is not allowed (a pipe another user made: the Docker image runs as uid 10001 on root's pipe). */
+function reopenedNonBlocking(): number | undefined {
+  try {
+    return fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
 }
