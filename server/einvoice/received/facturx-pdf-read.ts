@@ -8,9 +8,9 @@
 // the file system, and keeps nothing between jobs but pdf-lib's interned names and references (the worker retires).
 import { PDFArray, PDFDict, PDFParser, type PDFContext } from '@cantoo/pdf-lib';
 import { checkFileShape } from './pdf-file-shape';
-import { warning, type Check } from './pdf-check';
+import { fatal, warning, type Check } from './pdf-check';
 import { assertWithinBounds, beginJob, decodeBounded, PdfBoundReached } from './pdf-bounds';
-import { embeddedFiles, embeddedStream, INVOICE_NAMES, pickInvoice, type InvoiceName } from './pdf-attachment';
+import { embeddedFiles, embeddedStream, INVOICE_NAMES, pickInvoice, type FileSpec, type InvoiceName } from './pdf-attachment';
 import { resolve } from './pdf-objects';
 import { xmpChecks, type Declared } from './facturx-xmp';
 import { afChecks, checksumChecks, fileSpecChecks, outputIntentChecks, pageTreeChecks } from './pdfa-catalog';
@@ -100,5 +100,37 @@ export async function readPdf({ pdf, limits }: ReadInput): Promise<ReadOutput> {
   ];
   if (!picked.exact)
     checks.push(warning('FX-ATTACHMENT-NAME', `the invoice is named ${picked.file.fileName}, not ${picked.name}`, picked.file.location));
-  return { xml: decoded.bytes, attachment: picked.name, declared: xmp.declared, checks };
+  checks.push(...uniqueInvoiceChecks(files, picked.file));
+  return { xml: decoded.bytes, attachment: picked.name, declared: xmp.declared, checks: capped(checks) };
+}
+
+/** Another embedded file named as an invoice is (in any case): which of them is the invoice is not certain, and a
+ * reader that took the other one would see another invoice (one in /Names, another only in /AF was read as valid). */
+function uniqueInvoiceChecks(files: FileSpec[], invoice: FileSpec): Check[] {
+  const invoiceName = (f: FileSpec) => INVOICE_NAMES.some((n) => n.toLowerCase() === f.fileName?.toLowerCase());
+  const namesakes = files.filter((f) => f !== invoice && invoiceName(f));
+  if (namesakes.length === 0) return [];
+  const where = [invoice, ...namesakes].map((f) => `${f.fileName} (${f.location ?? 'a direct object'})`).join(', ');
+  return [
+    fatal(
+      'FX-ATTACHMENT-UNIQUE',
+      `${namesakes.length + 1} embedded files are named as the invoice: ${where}; which one is the invoice is not certain`,
+      invoice.location,
+    ),
+  ];
+}
+
+/** The findings a report lists: the first MAX_CHECKS_LISTED, and one more counting the rest by rule (a file of 60,000
+ * embedded files made a report of 240,000 findings, 39.5 MB, that held the event loop for a second). */
+export const MAX_CHECKS_LISTED = 100;
+
+function capped(checks: Check[]): Check[] {
+  if (checks.length <= MAX_CHECKS_LISTED) return checks;
+  const rest = checks.slice(MAX_CHECKS_LISTED);
+  const byRule = new Map<string, number>();
+  for (const c of rest) byRule.set(c.rule, (byRule.get(c.rule) ?? 0) + 1);
+  const counts = [...byRule].map(([rule, n]) => `${n} ${rule}`).join(', ');
+  const message = `${rest.length} more finding${rest.length === 1 ? '' : 's'} not listed: ${counts}`;
+  const more = rest.some((c) => c.severity === 'fatal') ? fatal('PDF-MORE-FINDINGS', message) : warning('PDF-MORE-FINDINGS', message);
+  return [...checks.slice(0, MAX_CHECKS_LISTED), more];
 }

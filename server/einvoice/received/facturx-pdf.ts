@@ -26,6 +26,8 @@
 //   FX-AF-RELATIONSHIP      the invoice's relationship is Data, Source or Alternative (warning)
 //   FX-ATTACHMENT-NAME      the invoice's name differs from the specification's only in case (warning)
 //   FX-LEVEL                fx:ConformanceLevel against the XML's guideline id: checkConformanceLevel (facturx-level.ts)
+//   FX-ATTACHMENT-UNIQUE    no other embedded file is named as the invoice (in any case)
+//   PDF-MORE-FINDINGS       the findings past the first 100, counted by rule (fatal when one of them is)
 // Not covered (a PDF/A validator such as veraPDF is needed): the content streams (colour spaces against the
 // OutputIntent, transparency, images, operators), whether embedded font programs hold every glyph used and their
 // widths agree, CIDSet / CharSet, annotations and their appearance streams, optional content, the Info dictionary's

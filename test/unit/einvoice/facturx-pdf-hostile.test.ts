@@ -237,4 +237,16 @@ describe('Factur-X PDF reader: hostile files', function () {
     expect(t.ms).to.be.below(1000);
     expect((await readFacturXPdf(en16931)).checks).to.deep.equal([]);
   });
+
+  it('60,000 embedded files without streams in /AF: 100 findings listed and one counting the rest by rule', async function () {
+    // Direct file specifications in the catalog's /AF, as the adversarial file had them: within the object limit.
+    const specs = Array.from({ length: 60_000 }, (_, i) => `<< /Type /Filespec /F (f${i}.txt) /UF (f${i}.txt) >>`);
+    const catalog = catalogWith(PAGES).replace(/\/AF\s*\[([^\]]*)\]/, (_, own: string) => `/AF [${own} ${specs.join(' ')}]`);
+    const read = await readFacturXPdf(appendUpdate(en16931, { [CATALOG]: catalog }));
+    expect(read.attachment).to.equal('factur-x.xml');
+    expect(read.checks).to.have.length(101);
+    const more = read.checks.at(-1)!;
+    expect(more).to.include({ rule: 'PDF-MORE-FINDINGS', severity: 'fatal' });
+    expect(more.message).to.match(/^1\d{5} more findings not listed: 1\d{5} PDFA3-FILESPEC$/);
+  });
 });

@@ -196,6 +196,22 @@ const BROKEN: Broken[] = [
     fails: ['PDFA3-FILESPEC fatal'],
   },
   {
+    what: 'a second file named factur-x.xml (another invoice) attached by qpdf beside the first',
+    make: () => {
+      const other = path.join(tempDir('fx-other'), 'other.xml');
+      fs.writeFileSync(other, '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>');
+      return patchPdf(en16931, () => ({}), [
+        '--add-attachment',
+        other,
+        '--key=second',
+        '--filename=factur-x.xml',
+        '--mimetype=text/xml',
+        '--',
+      ]);
+    },
+    fails: ['FX-ATTACHMENT-UNIQUE fatal', 'PDFA3-FILESPEC fatal'],
+  },
+  {
     what: 'the /Params /CheckSum of another file',
     make: () =>
       patchPdf(en16931, (f) => {
