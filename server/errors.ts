@@ -10,6 +10,17 @@ export interface FieldProblem {
   message: string;
 }
 
+/** The account pages' own answers (HTML, server/http/account/error-page.ts), never the API's. */
+export const ACCOUNT_ERROR_CODES = [
+  'invalid_form',
+  'wrong_credentials',
+  'form_expired',
+  'key_not_found',
+  'email_taken',
+  'too_many_sign_ins',
+  'too_many_sign_ups',
+] as const;
+
 export const ERROR_CODES = [
   'validation_failed',
   'malformed_json',
@@ -41,14 +52,7 @@ export const ERROR_CODES = [
   // Written by deploy/nginx.conf when no instance answers (a replica died with the request), never by the service.
   'upstream_unavailable',
   'internal',
-  // The account pages' own answers (HTML, server/http/account/error-page.ts), never the API's.
-  'invalid_form',
-  'wrong_credentials',
-  'form_expired',
-  'key_not_found',
-  'email_taken',
-  'too_many_sign_ins',
-  'too_many_sign_ups',
+  ...ACCOUNT_ERROR_CODES,
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
