@@ -106,7 +106,15 @@ function wire(
   const pipeline = new DocumentPipeline(assets, pdf, xsd.validator, config, signing);
   const received = rules ? new ReceivedPipeline(pipeline, xsd.validator, rules.pool, config.limits.maxItems) : undefined;
   // A reservation outlives any render (deadline + slack), so only a crashed instance's reservations ever expire.
-  const quota = new Quota(keys, config.planLimits, 2 * config.renderTimeoutMs + 30_000, assets.messages, options.clock);
+  const quota = new Quota(
+    keys,
+    config.planLimits,
+    2 * config.renderTimeoutMs + 30_000,
+    assets.messages,
+    options.clock,
+    (kind, account, err) =>
+      logger.error({ account, err }, `quota: a document's ${kind} could not be finished; the key store stayed unavailable`),
+  );
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, web.examples, reload) : undefined;
   const account = accountRouter(keys, web.pages, config, options.clock);

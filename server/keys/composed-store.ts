@@ -21,9 +21,9 @@ export class ComposedStore implements KeyStore {
   countKeys: KeyStore['countKeys'] = () => this.parts.keys.countKeys();
   setPlan: KeyStore['setPlan'] = (account, plan) => this.parts.keys.setPlan(account, plan);
   // Usage
-  reserve: KeyStore['reserve'] = (account, period, limit, ttlMs, now, count) =>
-    this.parts.usage.reserve(account, period, limit, ttlMs, now, count);
-  commit: KeyStore['commit'] = (account, period, reservation) => this.parts.usage.commit(account, period, reservation);
+  reserve: KeyStore['reserve'] = (account, period, limit, ttlMs, now, count, ids) =>
+    this.parts.usage.reserve(account, period, limit, ttlMs, now, count, ids);
+  commit: KeyStore['commit'] = (account, period, id) => this.parts.usage.commit(account, period, id);
   release: KeyStore['release'] = (account, period, reservation) => this.parts.usage.release(account, period, reservation);
   usage: KeyStore['usage'] = (account, period) => this.parts.usage.usage(account, period);
   addUsage: KeyStore['addUsage'] = (account, period, count) => this.parts.usage.addUsage(account, period, count);

@@ -51,11 +51,14 @@ export interface UsageStore {
    * Reserves `count` documents (1 for a single request, a batch's size) of `period` (YYYY-MM) for `account`, all or
    * none: when used + reserved + `count` is within `limit`. Reservations older than `ttlMs` no longer count (a
    * crashed instance cannot hold quota forever). The check, the count it returns and the reservations are one
-   * atomic step.
+   * atomic step. `ids`: the reservations' ids (`count` of them; made here when absent), known to the caller before
+   * the call, so that a reservation whose outcome a lost connection hid can still be released.
    */
-  reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count?: number): Promise<Reservation>;
-  /** Counts one document as used and drops the reservation (if any: unlimited plans reserve nothing). */
-  commit(account: string, period: string, reservation: string | undefined): Promise<void>;
+  reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count?: number, ids?: string[]): Promise<Reservation>;
+  /** Counts one document as used and drops its reservation (unlimited plans reserve nothing). `id` is the document's
+   * (its reservation's, or its own): a commit repeated with the same id counts once, so that a commit whose outcome
+   * was lost with a connection can be sent again. */
+  commit(account: string, period: string, id: string): Promise<void>;
   /** Drops a reservation without counting anything. */
   release(account: string, period: string, reservation: string): Promise<void>;
   /** Documents counted for `account` in `period`. */

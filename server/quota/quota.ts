@@ -4,6 +4,11 @@
 // never overshoot. Over the limit: a quota_exceeded error whose retry time is the whole seconds to 00:00 UTC on the
 // 1st of next month. Each reservation also reports where the account stands (QuotaState, from the count the store
 // saw in the same atomic step) for the HTTP layer to tell the client; this module knows no HTTP.
+// A commit or release the store cannot take now (store_unavailable: Redis down, or a connection lost with the
+// command's outcome unknown) is finished in the background when the store is back: a made document is answered and
+// counted once (a commit carries the document's id, and the store counts an id once), a failed one's reservation is
+// released, so that the quota neither counts a refused request nor keeps its reservation (third adversarial pass).
+import crypto from 'node:crypto';
 import { DomainError, type QuotaState } from '../errors';
 import type { CountedMessages } from '../messages';
 import type { Plan, UsageStore } from '../keys/key-store';
@@ -77,7 +82,16 @@ export function quotaExceeded(messages: CountedMessages, limit: number, plan: Pl
   return new DomainError('quota_exceeded', message, { retryAfterSeconds: retry, quota: state });
 }
 
+/** Pauses before each try of a commit or release the store could not take: about 150 s in all, the reservations' own
+ * lifetime at the default render deadline. */
+const SETTLE_PAUSES_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000, 30_000, 30_000, 30_000];
+
+const unavailable = (err: unknown): boolean => err instanceof DomainError && err.code === 'store_unavailable';
+
 export class Quota {
+  /** Commits and releases waiting for the store, by id. */
+  private readonly pending = new Map<string, { kind: 'commit' | 'release'; timer: NodeJS.Timeout }>();
+
   constructor(
     private readonly store: UsageStore,
     private readonly limits: PlanLimits,
@@ -86,7 +100,14 @@ export class Quota {
     /** The API's counted messages (the 429's text), loaded at start-up with the other data files. */
     private readonly messages: CountedMessages,
     private readonly clock: () => Date = () => new Date(),
+    /** Told of a commit or release that could not be finished (the store stayed away past the last try). */
+    private readonly onUnsettled?: (kind: 'commit' | 'release', account: string, err: unknown) => void,
   ) {}
+
+  /** Commits and releases still waiting for the store (tests, shutdown). */
+  unsettled(): number {
+    return this.pending.size;
+  }
 
   limitOf(plan: Plan): number | null {
     return limitOf(this.limits, plan);
@@ -106,24 +127,61 @@ export class Quota {
     if (limit === null) {
       return { tickets: Array.from({ length: count }, () => this.ticket(account, period, undefined)), state: undefined };
     }
-    const { ids, seen } = await this.store.reserve(account, period, limit, this.reservationTtlMs, now, count);
+    // The ids are made here, so that reservations a lost connection hid (made, but answered with an error) are
+    // released when the store is back, instead of holding the quota for the reservations' lifetime.
+    const wanted = Array.from({ length: count }, () => crypto.randomUUID());
+    let reserved: { ids: string[] | undefined; seen: number };
+    try {
+      reserved = await this.store.reserve(account, period, limit, this.reservationTtlMs, now, count, wanted);
+    } catch (err) {
+      if (unavailable(err)) for (const id of wanted) this.retry('release', account, id, () => this.store.release(account, period, id), 0);
+      throw err;
+    }
+    const { ids, seen } = reserved;
     if (ids === undefined) throw quotaExceeded(this.messages, limit, plan, now, quotaState(limit, seen, 0, now), count);
     return { tickets: ids.map((id) => this.ticket(account, period, id)), state: quotaState(limit, seen, count, now) };
   }
 
-  private ticket(account: string, period: string, id: string | undefined): QuotaTicket {
+  private ticket(account: string, period: string, reservation: string | undefined): QuotaTicket {
     let settled = false;
+    // The document's id: its reservation's, or its own on an unlimited plan; a commit repeated under it counts once.
+    const id = reservation ?? crypto.randomUUID();
     return {
       commit: async () => {
         if (settled) return;
         settled = true;
-        await this.store.commit(account, period, id);
+        await this.settle('commit', account, id, () => this.store.commit(account, period, id));
       },
       release: async () => {
         if (settled) return;
         settled = true;
-        if (id !== undefined) await this.store.release(account, period, id);
+        if (reservation !== undefined) await this.settle('release', account, id, () => this.store.release(account, period, reservation));
       },
     };
+  }
+
+  /** Runs `op` now; when the store cannot take it, again in the background until it can (SETTLE_PAUSES_MS). */
+  private async settle(kind: 'commit' | 'release', account: string, id: string, op: () => Promise<void>): Promise<void> {
+    try {
+      await op();
+    } catch (err) {
+      if (!unavailable(err)) throw err;
+      this.retry(kind, account, id, op, 0);
+    }
+  }
+
+  private retry(kind: 'commit' | 'release', account: string, id: string, op: () => Promise<void>, attempt: number): void {
+    const timer = setTimeout(() => {
+      op().then(
+        () => this.pending.delete(id),
+        (err: unknown) => {
+          this.pending.delete(id);
+          if (unavailable(err) && attempt + 1 < SETTLE_PAUSES_MS.length) this.retry(kind, account, id, op, attempt + 1);
+          else this.onUnsettled?.(kind, account, err);
+        },
+      );
+    }, SETTLE_PAUSES_MS[attempt]);
+    timer.unref();
+    this.pending.set(id, { kind, timer });
   }
 }

@@ -4,7 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { startRedis } from '../helpers/redis';
-import { post, startTestService, type TestService } from '../helpers/service';
+import Redis from 'ioredis';
+import { periodOf } from '../../server/quota/quota';
+import { fakeRenderer, post, startTestService, type TestService } from '../helpers/service';
 
 /** A second process that takes SQLite's write lock on `file` and holds it until killed. */
 async function holdWriteLock(file: string): Promise<ChildProcess> {
@@ -40,9 +42,10 @@ describe('key store faults', function () {
     await service?.close();
   });
 
-  it('a write lock held by another process: /healthz never waits more than 200 ms, documents get 503 with Retry-After, then work again', async function () {
+  it('a write lock held by another process: /healthz never waits more than 200 ms, documents that need a reservation get 503 with Retry-After, then work again', async function () {
     const doc = { from: 'A', to: 'B', items: [{ name: 'x' }] };
-    expect((await post(service, doc)).status).to.equal(200); // warm
+    const { key } = await service.keys.createKey('locked', 'free');
+    expect((await post(service, doc, { key })).status).to.equal(200); // warm
     const holder = await holdWriteLock(service.config.sqlitePath);
     let worst = 0;
     let probing = true;
@@ -58,7 +61,7 @@ describe('key store faults', function () {
       const started = performance.now();
       const results = await Promise.all(
         Array.from({ length: 4 }, () =>
-          post(service, doc).then(async (r) => ({
+          post(service, doc, { key }).then(async (r) => ({
             status: r.status,
             retryAfter: r.headers.get('retry-after'),
             body: (await r.json().catch(() => ({}))) as { code?: string },
@@ -75,14 +78,23 @@ describe('key store faults', function () {
         expect(Number(r.retryAfter)).to.be.greaterThan(0);
       }
       expect(ms).to.be.lessThan(3000);
+      // An unlimited plan reserves nothing: its document is made and answered, and counted once the lock is gone.
+      const period = periodOf(new Date());
+      const before = await service.keys.usage('test-account', period);
+      expect((await post(service, doc)).status).to.equal(200);
+      expect(service.quota.unsettled(), 'its commit, and the refused reservations released').to.equal(5);
+      holder.kill('SIGKILL');
+      await new Promise((r) => holder.once('exit', r));
+      for (let i = 0; i < 100 && service.quota.unsettled() > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(service.quota.unsettled()).to.equal(0);
+      expect(await service.keys.usage('test-account', period)).to.equal(before + 1);
     } finally {
       probing = false;
       await probe;
       holder.kill('SIGKILL');
-      await new Promise((r) => holder.once('exit', r));
     }
     expect(worst, 'slowest /healthz while the lock was held').to.be.lessThan(200);
-    expect((await post(service, doc)).status).to.equal(200);
+    expect((await post(service, doc, { key })).status).to.equal(200);
   });
 
   it('the SQLite file deleted under the service: /readyz says not ready, naming the key store', async function () {
@@ -117,6 +129,65 @@ describe('key store faults on Redis', function () {
     } finally {
       await service.close();
       await redis.stop().catch(() => undefined);
+    }
+  });
+
+  it('Redis stopped and started under load: every 200 counted once and nothing else, every other reservation released', async function () {
+    this.timeout(240000);
+    const redis = await startRedis({ persist: true });
+    const service = await startTestService({ REDIS_URL: redis.url, FREE_PLAN_LIMIT: '1000' }, { pdf: fakeRenderer() });
+    const client = new Redis(redis.url.replace('unix://', ''), { lazyConnect: true });
+    try {
+      const { key } = await service.keys.createKey('outage', 'free');
+      const statuses: number[] = [];
+      let next = 0;
+      // 4 clients, 160 documents; Redis stopped after the 40th answer and started again after the 80th (the answers
+      // between are the service's own, with Redis away).
+      const lane = async (): Promise<void> => {
+        while (next < 160) {
+          next++;
+          const res = await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] }, { key });
+          await res.arrayBuffer();
+          statuses.push(res.status);
+          if (statuses.length === 40) await redis.stop();
+          if (statuses.length === 80) await redis.start();
+        }
+      };
+      await Promise.all([lane(), lane(), lane(), lane()]);
+      const made = statuses.filter((s) => s === 200).length;
+      console.log(`      Redis away for 40 answers: ${made} × 200, ${statuses.filter((s) => s === 503).length} × 503`);
+      expect(statuses.every((s) => s === 200 || s === 503)).to.equal(true);
+      expect(statuses.filter((s) => s === 503).length).to.be.above(0);
+      // What the store could not take then is finished in the background now that Redis is back.
+      for (let i = 0; i < 400 && service.quota.unsettled() > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(service.quota.unsettled()).to.equal(0);
+      const period = periodOf(new Date());
+      expect(await service.keys.usage('outage', period)).to.equal(made);
+      await client.connect();
+      expect(await client.zcard(`docgen:reservations:outage:${period}`)).to.equal(0);
+      const after = await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] }, { key });
+      expect(after.status).to.equal(200);
+      expect(after.headers.get('ratelimit')).to.match(new RegExp(`^"monthly";r=${1000 - made - 1};`));
+    } finally {
+      client.disconnect();
+      await service.close();
+      await redis.stop().catch(() => undefined);
+    }
+  });
+
+  it('a commit sent again under the same id (its first outcome lost with a connection) counts once, on Redis', async function () {
+    const redis = await startRedis();
+    const service = await startTestService({ REDIS_URL: redis.url }, { pdf: fakeRenderer() });
+    try {
+      const period = periodOf(new Date());
+      const { ids } = await service.keys.reserve('twice', period, 10, 60_000, new Date(), 1);
+      await service.keys.commit('twice', period, ids![0]!);
+      await service.keys.commit('twice', period, ids![0]!);
+      await service.keys.commit('twice', period, 'an-unlimited-document');
+      expect(await service.keys.usage('twice', period)).to.equal(2);
+    } finally {
+      await service.close();
+      await redis.stop();
     }
   });
 });

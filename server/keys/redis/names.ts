@@ -9,6 +9,7 @@ export const k = {
   allKeys: `${NS}keys`,
   usage: (account: string, period: string) => `${NS}usage:${account}:${period}`,
   reservations: (account: string, period: string) => `${NS}reservations:${account}:${period}`,
+  committed: (account: string, period: string) => `${NS}committed:${account}:${period}`,
   user: (email: string) => `${NS}user:${email}`,
   session: (hash: string) => `${NS}session:${hash}`,
   flash: (id: string) => `${NS}flash:${id}`,

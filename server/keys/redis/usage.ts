@@ -21,9 +21,17 @@ for i = 5, #ARGV do redis.call('ZADD', KEYS[2], ARGV[3], ARGV[i]) end
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 return {1, seen}`;
 
-// KEYS[1] usage, KEYS[2] reservations; ARGV: id ('' for none), ttl (s)
+/** How long a committed document's id is remembered, so that the same commit sent again counts nothing: longer than
+ * a commit is ever tried again (quota.ts, about 150 s). */
+const COMMITTED_MEMORY_MS = 15 * 60 * 1000;
+// KEYS[1] usage, KEYS[2] reservations, KEYS[3] recently committed ids; ARGV: id, ttl (s), now (ms), memory (ms).
+// An id committed already (a commit sent again after a lost connection) counts nothing.
 const COMMIT = `
-if ARGV[1] ~= '' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[4]))
+if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return tonumber(redis.call('GET', KEYS[1]) or '0') end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+redis.call('EXPIRE', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[1])
 local n = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return n`;
@@ -38,7 +46,15 @@ type ScriptedRedis = Redis & {
     ttl: number,
     ...ids: string[]
   ): Promise<[number, number]>;
-  quotaCommit(usage: string, reservations: string, id: string, ttl: number): Promise<number>;
+  quotaCommit(
+    usage: string,
+    reservations: string,
+    committed: string,
+    id: string,
+    ttl: number,
+    now: number,
+    memory: number,
+  ): Promise<number>;
 };
 
 export class RedisUsage implements UsageStore {
@@ -46,12 +62,20 @@ export class RedisUsage implements UsageStore {
 
   constructor(redis: Redis) {
     redis.defineCommand('quotaReserve', { numberOfKeys: 2, lua: RESERVE });
-    redis.defineCommand('quotaCommit', { numberOfKeys: 2, lua: COMMIT });
+    redis.defineCommand('quotaCommit', { numberOfKeys: 3, lua: COMMIT });
     this.redis = redis as ScriptedRedis;
   }
 
-  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count = 1): Promise<Reservation> {
-    const ids = Array.from({ length: count }, () => crypto.randomUUID());
+  async reserve(
+    account: string,
+    period: string,
+    limit: number,
+    ttlMs: number,
+    now: Date,
+    count = 1,
+    given?: string[],
+  ): Promise<Reservation> {
+    const ids = given ?? Array.from({ length: count }, () => crypto.randomUUID());
     const t = now.getTime();
     const [ok, seen] = await this.redis.quotaReserve(
       k.usage(account, period),
@@ -65,8 +89,9 @@ export class RedisUsage implements UsageStore {
     return { ids: ok === 1 ? ids : undefined, seen };
   }
 
-  async commit(account: string, period: string, reservation: string | undefined): Promise<void> {
-    await this.redis.quotaCommit(k.usage(account, period), k.reservations(account, period), reservation ?? '', PERIOD_TTL_SECONDS);
+  async commit(account: string, period: string, id: string): Promise<void> {
+    const keys = [k.usage(account, period), k.reservations(account, period), k.committed(account, period)] as const;
+    await this.redis.quotaCommit(...keys, id, PERIOD_TTL_SECONDS, Date.now(), COMMITTED_MEMORY_MS);
   }
 
   async release(account: string, period: string, reservation: string): Promise<void> {

@@ -11,7 +11,7 @@ export class SqliteUsage implements UsageStore {
   private readonly deleteReservation: Database.Statement<[string]>;
   private readonly add: Database.Statement<[string, string, number]>;
   private readonly reservation: Database.Transaction<
-    (account: string, period: string, t: number, ttlMs: number, limit: number, count: number) => Reservation
+    (account: string, period: string, t: number, ttlMs: number, limit: number, ids: string[]) => Reservation
   >;
   private readonly count: Database.Transaction<(account: string, period: string, reservation: string | undefined) => void>;
 
@@ -29,11 +29,10 @@ export class SqliteUsage implements UsageStore {
     this.add = db.prepare(
       'INSERT INTO usage (account, period, count) VALUES (?, ?, ?) ON CONFLICT(account, period) DO UPDATE SET count = count + excluded.count',
     );
-    this.reservation = db.transaction((account: string, period: string, t: number, ttlMs: number, limit: number, count: number) => {
+    this.reservation = db.transaction((account: string, period: string, t: number, ttlMs: number, limit: number, ids: string[]) => {
       expire.run(account, period, t);
       const seen = (used.get(account, period)?.count ?? 0) + pending.get(account, period)!.n;
-      if (seen + count > limit) return { ids: undefined, seen };
-      const ids = Array.from({ length: count }, () => crypto.randomUUID());
+      if (seen + ids.length > limit) return { ids: undefined, seen };
       for (const id of ids) insertReservation.run(id, account, period, t + ttlMs);
       return { ids, seen };
     });
@@ -43,12 +42,14 @@ export class SqliteUsage implements UsageStore {
     });
   }
 
-  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count = 1): Promise<Reservation> {
-    return this.reservation.immediate(account, period, now.getTime(), ttlMs, limit, count);
+  async reserve(account: string, period: string, limit: number, ttlMs: number, now: Date, count = 1, ids?: string[]): Promise<Reservation> {
+    const made = ids ?? Array.from({ length: count }, () => crypto.randomUUID());
+    return this.reservation.immediate(account, period, now.getTime(), ttlMs, limit, made);
   }
 
-  async commit(account: string, period: string, reservation: string | undefined): Promise<void> {
-    this.count.immediate(account, period, reservation);
+  async commit(account: string, period: string, id: string): Promise<void> {
+    // One transaction: it counts and drops the reservation, or fails having done neither (never an unknown outcome).
+    this.count.immediate(account, period, id);
   }
 
   async release(_account: string, _period: string, reservation: string): Promise<void> {
