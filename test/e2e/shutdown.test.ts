@@ -69,7 +69,13 @@ async function stopWithRendersInFlight(
       async (r) => (await r.arrayBuffer(), r.status),
     ),
   );
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Every render in flight (queued, printing or printed) before SIGTERM: a request still on its way when the server
+  // closes is another matter (its connection may be refused or reset, as on any server).
+  for (let i = 0; i < 400; i++) {
+    const r = (await (await fetch(`${url}/readyz`)).json()) as { queueDepth: number; activeRenders: number; rendersCompleted: number };
+    if (r.queueDepth + r.activeRenders + r.rendersCompleted >= 20) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   return { statuses: await Promise.all(renders), code: await exited };
