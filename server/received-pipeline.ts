@@ -95,7 +95,7 @@ export async function checkReceivedBody(
   maxLines?: number,
 ): Promise<CheckedDocument> {
   try {
-    const pdf = body.kind === 'pdf' ? await readFacturXPdf(body.bytes) : undefined;
+    const pdf = body.kind === 'pdf' ? await readFacturXPdf(body.bytes, {}, signal) : undefined;
     const xml = decodeXml(pdf ? pdf.xml : body.bytes);
     if (maxLines !== undefined) refuseLongerThan(xml, maxLines);
     const doc = await checkReceived(xml, { xsd, rules, fromFacturXPdf: Boolean(pdf), signal });

@@ -3,9 +3,10 @@
 // Factur-X structure checks this service can make without a PDF/A validator. The work runs in a worker thread of its
 // own (facturx-pdf-worker.ts), never on the main event loop, under limits: the objects parsed, every decoded stream's
 // size (a FlateDecode bomb stops at the cap), the worker's heap, and a deadline past which the worker is terminated
-// and replaced. A pool of one worker (worker-pool.ts) runs one read at a time, the others waiting in its queue, so
-// that a worker terminated for one file never takes another file down with it; each deadline counts from when the
-// read starts on a loaded worker (a worker's start-up is not the file's fault). Raises only the domain's unsupported_document for a PDF it will not read; no HTTP, no network, no
+// and replaced. A pool of one worker (worker-pool.ts) runs one read at a time, at most READER_QUEUE_LIMIT others waiting
+// in its queue (more are refused: renderer_busy), so that a worker terminated for one file never takes another file
+// down with it; each deadline counts from when the read starts on a loaded worker (a worker's start-up is not the
+// file's fault), and a read's whole time, its wait included, is at most twice that (then renderer_busy). Raises only the domain's unsupported_document for a PDF it will not read; no HTTP, no network, no
 // file access (the worker reads the bytes it is sent).
 //
 // Checks (rule ids stable; `checks` lists the failures, empty when all pass):
@@ -35,7 +36,7 @@
 // structure of levels A and U, and whether the embedded XML is a valid invoice (the caller validates it).
 import path from 'node:path';
 import { errors } from '../../errors';
-import { WorkerDeadlineError, WorkerPool } from '../../worker-pool';
+import { WorkerDeadlineError, WorkerPool, WorkerPoolError } from '../../worker-pool';
 import type { ReadInput, ReaderLimits, ReadOutput } from './facturx-pdf-read';
 
 export type { Check } from './pdf-check';
@@ -61,9 +62,17 @@ const WORKER_HEAP_MB = 256;
 
 export type FacturXPdf = ReadOutput;
 
+/** Reads that may wait for the reader beyond the one it runs; more are refused at once (renderer_busy, Retry-After). */
+export const READER_QUEUE_LIMIT = 4;
+/** A read's whole time, its wait for the reader included, as a multiple of its own deadline: past it the read is given
+ * up (renderer_busy) wherever it is. Six PDFs that each took the reader's whole deadline made a valid Factur-X behind
+ * them wait 19.5-27.5 s (third adversarial pass). */
+const WHOLE_READ_DEADLINES = 2;
+
 const pool = new WorkerPool<ReadInput, ReadOutput>({
   file: path.join(__dirname, 'facturx-pdf-worker'),
   size: 1,
+  queueLimit: READER_QUEUE_LIMIT,
   lazy: true,
   announcesReady: true,
   resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
@@ -75,11 +84,14 @@ const pool = new WorkerPool<ReadInput, ReadOutput>({
  * and the structure checks that fail. Throws unsupported_document for bytes that are not a PDF, a truncated, broken
  * or encrypted PDF, one without an invoice XML, and one beyond the limits (objects, decoded sizes, memory, time).
  */
-export async function readFacturXPdf(pdf: Uint8Array, limits: Partial<FacturXPdfLimits> = {}): Promise<FacturXPdf> {
+export async function readFacturXPdf(pdf: Uint8Array, limits: Partial<FacturXPdfLimits> = {}, signal?: AbortSignal): Promise<FacturXPdf> {
   const { deadlineMs, ...reader } = { ...DEFAULT_FACTURX_PDF_LIMITS, ...limits };
+  const whole = AbortSignal.timeout(WHOLE_READ_DEADLINES * deadlineMs);
   try {
-    return await pool.run({ pdf, limits: reader }, { timeoutMs: deadlineMs });
+    return await pool.run({ pdf, limits: reader }, { timeoutMs: deadlineMs, signal: signal ? AbortSignal.any([signal, whole]) : whole });
   } catch (err) {
+    if (whole.aborted && !signal?.aborted) throw errors.rendererBusy(Math.ceil(deadlineMs / 1000));
+    if (err instanceof WorkerPoolError && err.reason === 'busy') throw errors.rendererBusy(Math.ceil(deadlineMs / 1000));
     if (err instanceof WorkerDeadlineError) throw errors.unsupportedDocument(`a PDF that takes longer than ${deadlineMs} ms to read`);
     if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
       throw errors.unsupportedDocument('a PDF that needs more memory to read than the reader allows');

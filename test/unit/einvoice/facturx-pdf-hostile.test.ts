@@ -249,4 +249,22 @@ describe('Factur-X PDF reader: hostile files', function () {
     expect(more).to.include({ rule: 'PDF-MORE-FINDINGS', severity: 'fatal' });
     expect(more.message).to.match(/^1\d{5} more findings not listed: 1\d{5} PDFA3-FILESPEC$/);
   });
+
+  it('a bounded queue: one read running and 4 waiting, the rest refused at once (renderer_busy), as are reads that wait past twice their deadline; the reader then works', async function () {
+    await readFacturXPdf(en16931); // the reader loaded and idle: the first slow read runs at once
+    const slow = rawPdf([CATALOG_BODY, PAGES_BODY, ...Array<string>(1_000_000).fill('null')]);
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        readFacturXPdf(slow, { maxObjects: 10_000_000, deadlineMs: 300 }).then(
+          () => 'read',
+          (e: DomainError) => e.code,
+        ),
+      ),
+    );
+    timings.push(`8 slow PDFs at once: ${outcomes.join(', ')}`);
+    expect(outcomes[0]).to.equal('unsupported_document'); // its own deadline, as before
+    expect(outcomes.slice(5)).to.deep.equal(['renderer_busy', 'renderer_busy', 'renderer_busy']); // no place in the queue
+    expect(outcomes.every((o) => o === 'unsupported_document' || o === 'renderer_busy')).to.equal(true);
+    expect((await readFacturXPdf(en16931)).checks).to.deep.equal([]);
+  });
 });
