@@ -62,7 +62,7 @@ const WORKER_HEAP_MB = 256;
 
 export type FacturXPdf = ReadOutput;
 
-/** Reads that may wait for the reader beyond the one it runs; more are refused at once (renderer_busy, Retry-After). */
+/** Reads that may wait for the reader beyond the one it runs; more are refused at once (renderer_busy). */
 export const READER_QUEUE_LIMIT = 4;
 /** A read's whole time, its wait for the reader included, as a multiple of its own deadline: past it the read is given
  * up (renderer_busy) wherever it is. Six PDFs that each took the reader's whole deadline made a valid Factur-X behind
