@@ -24,7 +24,7 @@ export function createLogger(level: string): Logger {
  */
 function standardOutput(): pino.DestinationStream {
   const stat = fs.fstatSync(1);
-  const fd = (stat.isFIFO() && reopenedNonBlocking()) || 1;
+  const fd = (stat.isFIFO() ? reopenedNonBlocking() : undefined) ?? 1;
   if (fd === 1 && (stat.isFIFO() || stat.isSocket())) {
     const handle = (process.stdout as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
     handle?.setBlocking?.(false);

@@ -23,9 +23,8 @@ import { DocumentPipeline } from './pipeline';
 import { PrintFirst } from './print-first';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
-import { RULE_SET_IDS } from './einvoice/rules/rule-sets';
+import { STANDARDS_MANIFEST } from './einvoice/rules/rule-sets';
 import { installedProblems } from './standards/installed';
-import { loadManifest } from './standards/manifest';
 import { ReceivedPipeline } from './received-pipeline';
 
 export interface RunningService {
@@ -192,7 +191,7 @@ export class StandardsMismatchError extends Error {
 /** The official rule sets, parsed once per worker at start-up (received e-invoices: POST /validate). Missing rules
  * stop start-up naming each file, unless the operator turned received e-invoices off (RECEIVED_EINVOICES=false). */
 function acquireRules(config: Config, logger: Logger): RulesPoolRef | undefined {
-  const mismatch = installedProblems(loadManifest(undefined, RULE_SET_IDS), config.standardsDir);
+  const mismatch = installedProblems(STANDARDS_MANIFEST, config.standardsDir);
   if (mismatch.length > 0) throw new StandardsMismatchError(mismatch);
   if (config.receivedEInvoices) {
     return acquireRulesPool(config, { onEvent: (event, detail) => logger.warn({ event, ...detail }, `rules pool: ${event}`) });

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../config';
-import { RULE_SET_IDS } from '../einvoice/rules/rule-sets';
+import { STANDARDS_MANIFEST } from '../einvoice/rules/rule-sets';
 import { InstallError, installStandards } from '../standards/install';
 import { installedProblems, readRecord } from '../standards/installed';
-import { loadManifest, ManifestError } from '../standards/manifest';
+import { ManifestError } from '../standards/manifest';
 
 const USAGE = `Usage:
   npm run standards [-- install] [--mirror DIR] [--from-sources] [--dest DIR]
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const dest = path.resolve(values.dest ?? (process.env.STANDARDS_DIR || path.join(projectRoot(), 'vendor')));
-  const manifest = loadManifest(undefined, RULE_SET_IDS);
+  const manifest = STANDARDS_MANIFEST;
   if (command === 'check') {
     const problems = readRecord(dest) ? installedProblems(manifest, dest) : [`${dest} holds no installed standards`];
     process.stdout.write(problems.length ? `${problems.map((p) => `- ${p}`).join('\n')}\n` : `${dest}: as the manifest names\n`);

@@ -89,8 +89,8 @@ const SETTLE_PAUSES_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000, 30_0
 const unavailable = (err: unknown): boolean => err instanceof DomainError && err.code === 'store_unavailable';
 
 export class Quota {
-  /** Commits and releases waiting for the store, by id. */
-  private readonly pending = new Map<string, { kind: 'commit' | 'release'; timer: NodeJS.Timeout }>();
+  /** The ids of the commits and releases waiting for the store. */
+  private readonly pending = new Set<string>();
 
   constructor(
     private readonly store: UsageStore,
@@ -182,6 +182,6 @@ export class Quota {
       );
     }, SETTLE_PAUSES_MS[attempt]);
     timer.unref();
-    this.pending.set(id, { kind, timer });
+    this.pending.add(id);
   }
 }

@@ -10,8 +10,11 @@ import type { Compile } from './manifest';
 
 const run = promisify(execFile);
 
-/** xslt3's script and version; throws when it is not installed. */
+let found: { script: string; version: string } | undefined;
+
+/** xslt3's script and version (looked up once); throws when it is not installed. */
 export function xslt3(): { script: string; version: string } {
+  if (found) return found;
   let script: string;
   try {
     script = require.resolve('xslt3/xslt3.js');
@@ -19,7 +22,8 @@ export function xslt3(): { script: string; version: string } {
     throw new Error('the npm package xslt3 is not installed: run `npm ci` (it is a development dependency) before compiling rules');
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(path.dirname(script), 'package.json'), 'utf8')) as { version: string };
-  return { script, version: pkg.version };
+  found = { script, version: pkg.version };
+  return found;
 }
 
 async function xslt3Run(args: string[], cwd: string): Promise<void> {

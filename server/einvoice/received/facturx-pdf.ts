@@ -90,8 +90,9 @@ export async function readFacturXPdf(pdf: Uint8Array, limits: Partial<FacturXPdf
   try {
     return await pool.run({ pdf, limits: reader }, { timeoutMs: deadlineMs, signal: signal ? AbortSignal.any([signal, whole]) : whole });
   } catch (err) {
-    if (whole.aborted && !signal?.aborted) throw errors.rendererBusy(Math.ceil(deadlineMs / 1000));
-    if (err instanceof WorkerPoolError && err.reason === 'busy') throw errors.rendererBusy(Math.ceil(deadlineMs / 1000));
+    // No place in the queue, or no turn within the whole deadline: the reader is busy, not the file at fault.
+    const busy = (whole.aborted && !signal?.aborted) || (err instanceof WorkerPoolError && err.reason === 'busy');
+    if (busy) throw errors.rendererBusy(Math.ceil(deadlineMs / 1000));
     if (err instanceof WorkerDeadlineError) throw errors.unsupportedDocument(`a PDF that takes longer than ${deadlineMs} ms to read`);
     if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
       throw errors.unsupportedDocument('a PDF that needs more memory to read than the reader allows');

@@ -6,7 +6,7 @@
 // lives. No XML here.
 import fs from 'node:fs';
 import path from 'node:path';
-import { artefactOf, loadManifest } from '../../standards/manifest';
+import { artefactOf, loadManifest, type Manifest } from '../../standards/manifest';
 
 /** The rule sets the code refers to (profiles.ts): the manifest must give each one, and no other. */
 export const RULE_SET_IDS = [
@@ -42,15 +42,17 @@ export interface RuleSet {
   ruleInText?: boolean;
 }
 
-/** The rule sets of standards/manifest.json, by id. */
-function ruleSetsOfManifest(): Record<RuleSetId, RuleSet> {
-  const manifest = loadManifest(undefined, RULE_SET_IDS);
-  return Object.fromEntries(
-    manifest.ruleSets.map(({ id, artefact, ...row }) => [id, { ...row, version: artefactOf(manifest, artefact).version }]),
-  ) as Record<RuleSetId, RuleSet>;
-}
+/** standards/manifest.json, loaded and checked once (with a row for every rule set above): start-up's check of the
+ * standards folder and the install command read this one. */
+export const STANDARDS_MANIFEST: Manifest = loadManifest(undefined, RULE_SET_IDS);
 
-export const RULE_SETS: Record<RuleSetId, RuleSet> = ruleSetsOfManifest();
+/** The rule sets of the manifest, by id. */
+export const RULE_SETS: Record<RuleSetId, RuleSet> = Object.fromEntries(
+  STANDARDS_MANIFEST.ruleSets.map(({ id, artefact, ...row }) => [
+    id,
+    { ...row, version: artefactOf(STANDARDS_MANIFEST, artefact).version },
+  ]),
+) as Record<RuleSetId, RuleSet>;
 
 /** A rule set's files, absolute. */
 export interface RuleSetFiles {
