@@ -10,6 +10,8 @@ import { otherMethods } from './other-methods';
 
 export interface OperationsDeps {
   keys: KeyStore;
+  /** Commits and releases of usage waiting for the key store to come back (quota.ts). */
+  quota: { unsettled(): number };
   metrics: Metrics;
   isReady: () => boolean;
   /** Whether received e-invoices are read (the official rule sets are installed). */
@@ -52,6 +54,8 @@ async function readiness(deps: OperationsDeps): Promise<{ ready: boolean; body: 
     status: ready ? 'ready' : 'not ready',
     browser: browser ? 'connected' : 'disconnected',
     keyStore: keyStore ? 'ok' : 'unavailable',
+    // Documents answered whose count (or a refused one's release) waits for the key store; 0 once it is back.
+    unsettledUsage: deps.quota.unsettled(),
     xsd: xsd ? 'ok' : 'unavailable',
     // Received e-invoices: the official rule sets (an instance without them is ready for everything else).
     rules: deps.rules ? 'ok' : 'not installed',

@@ -1,5 +1,6 @@
-// The store as the service uses it: a store that is busy (SQLite: another process holds the write lock) or down
-// (Redis: no connection) must neither freeze the service nor give a 500. Each call is tried again a few times with
+// The store as the service uses it: a store that is busy (SQLite: another process holds the write lock), failing
+// (SQLite: its disk full, read-only or failing under it) or down (Redis: no connection) must neither freeze the service
+// nor give a 500. Each call is tried again a few times with
 // asynchronous pauses (the event loop serves other requests meanwhile; SQLite's own busy wait is kept short, see
 // sqlite/store.ts), then fails with errors.storeUnavailable() (try again in a second).
 // Must not know about HTTP beyond that error.
@@ -9,15 +10,21 @@ import type { KeyStore } from './key-store';
 /** Pauses between tries, in ms: the store is given about 250 ms in all before the request is refused. */
 const PAUSES_MS = [25, 75, 150];
 
+/** SQLite's result codes (extended ones included: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...) of a store that
+ * cannot take a call now: busy or locked by another process, or its disk failing (an I/O error, full, read-only, a file
+ * that cannot be opened). Never a constraint or a misuse, which are bugs. */
+const SQLITE_TRANSIENT = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN)(_|$)/;
+
 /**
  * What a store error means: `retry` when the call certainly did not happen (SQLite busy or locked: the statement or
- * transaction did not run; Redis not connected: the command was not sent), `unavailable` when the store is gone but
+ * transaction did not run; SQLite's disk failing under it, full, read-only or gone: the statement or transaction was
+ * rolled back; Redis not connected: the command was not sent), `unavailable` when the store is gone but
  * the call may have happened (a connection lost mid-command: trying again could create a second key), undefined for
  * anything else (a bug or a constraint, which stays an error).
  */
 export function transience(err: unknown): 'retry' | 'unavailable' | undefined {
   const e = err as { code?: unknown; name?: unknown; message?: unknown };
-  if (e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || e?.code === 'SQLITE_BUSY_SNAPSHOT') return 'retry';
+  if (typeof e?.code === 'string' && SQLITE_TRANSIENT.test(e.code)) return 'retry';
   const message = typeof e?.message === 'string' ? e.message : '';
   if (/Stream isn't writeable|ECONNREFUSED|database is locked/.test(message)) return 'retry';
   if (e?.name === 'MaxRetriesPerRequestError' || /Connection is closed/.test(message)) return 'unavailable';

@@ -30,6 +30,7 @@ describe('operations endpoints', function () {
       'status',
       'browser',
       'keyStore',
+      'unsettledUsage',
       'xsd',
       'rules',
       'queueDepth',
@@ -40,7 +41,7 @@ describe('operations endpoints', function () {
       'pagesReplaced',
       'signing',
     );
-    expect(body).to.include({ keyStore: 'ok', xsd: 'ok', rules: 'ok', signing: 'off' });
+    expect(body).to.include({ keyStore: 'ok', unsettledUsage: 0, xsd: 'ok', rules: 'ok', signing: 'off' });
     expect(ready.headers.get('x-content-type-options')).to.equal('nosniff');
   });
 

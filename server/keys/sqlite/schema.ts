@@ -1,5 +1,6 @@
 // The SQLite store's tables, created when missing: accounts, their hashed keys, usage and reservations (the quota),
-// and the people who sign in (users, sessions, one-time messages, sign-in, sign-up and wrong-key attempts).
+// and the people who sign in (users, sessions, one-time messages, sign-in, sign-up and wrong-key attempts), and the
+// one row readiness writes to know that the disk takes writes (store.ts).
 import type Database from 'better-sqlite3';
 
 export const SCHEMA = `
@@ -48,6 +49,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   token_hash TEXT PRIMARY KEY,
   email TEXT NOT NULL,
   expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS health_probe (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  at INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS flash (
   id TEXT PRIMARY KEY,

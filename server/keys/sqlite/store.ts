@@ -41,14 +41,24 @@ function health(db: Database.Database, file: string): StoreHealth {
   // The inode of the file opened: a file deleted or replaced under the service is not ready.
   const inode = file === ':memory:' ? undefined : fs.statSync(file).ino;
   const ping = db.prepare('SELECT 1');
+  // Reading is not enough: a disk full, read-only or failing under the file still answers reads from the pages it
+  // holds, while every write fails (usage could not be counted). Readiness writes one row; a write lock held by
+  // another process (busy) is a store that works.
+  const write = db.prepare('INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at');
   return {
     async check() {
       try {
         if (inode !== undefined && fs.statSync(file).ino !== inode) return false;
         ping.get();
-        return true;
       } catch {
         return false;
+      }
+      try {
+        write.run(Date.now());
+        return true;
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
       }
     },
     async close() {
