@@ -35,7 +35,10 @@ const RECEIVED = readExample('en16931-ubl/ubl-tc434-example1.xml');
 /** The requests each lane sends in turn: a PDF, an e-invoice, and a received e-invoice checked by the rules workers. */
 const ROUTES: { path: string; body: () => { body: string; type: string } }[] = [
   { path: '/', body: () => ({ body: JSON.stringify(INVOICE), type: 'application/json' }) },
-  { path: '/ubl', body: () => ({ body: JSON.stringify({ ...INVOICE, number: 'F-1', tax: 21, e_invoice: E_INVOICE }), type: 'application/json' }) },
+  {
+    path: '/ubl',
+    body: () => ({ body: JSON.stringify({ ...INVOICE, number: 'F-1', tax: 21, e_invoice: E_INVOICE }), type: 'application/json' }),
+  },
   { path: '/validate', body: () => ({ body: RECEIVED, type: 'application/xml' }) },
 ];
 
@@ -134,7 +137,9 @@ function sqliteStore(file: string): StoreUnderTest {
     async counts(account, period) {
       const db = new Database(file, { readonly: true });
       try {
-        const usage = (db.prepare('SELECT count FROM usage WHERE account = ? AND period = ?').get(account, period) as { count: number } | undefined)?.count ?? 0;
+        const usage =
+          (db.prepare('SELECT count FROM usage WHERE account = ? AND period = ?').get(account, period) as { count: number } | undefined)
+            ?.count ?? 0;
         const reservations = (db.prepare('SELECT COUNT(*) AS n FROM reservations').get() as { n: number }).n;
         return { usage, reservations };
       } finally {
@@ -166,7 +171,8 @@ function redisStore(redis: TestRedis): StoreUnderTest {
 
 const summary = (answers: Answer[]): string => {
   const by = new Map<string, number>();
-  for (const a of answers) by.set(`${a.status}${a.code ? ` ${a.code}` : ''}`, (by.get(`${a.status}${a.code ? ` ${a.code}` : ''}`) ?? 0) + 1);
+  for (const a of answers)
+    by.set(`${a.status}${a.code ? ` ${a.code}` : ''}`, (by.get(`${a.status}${a.code ? ` ${a.code}` : ''}`) ?? 0) + 1);
   return [...by].map(([k, n]) => `${n} × ${k}`).join(', ');
 };
 

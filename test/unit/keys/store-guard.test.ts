@@ -10,7 +10,17 @@ import { tempDir } from '../../helpers/service';
 
 describe('store guard', function () {
   it('reads SQLite busy, locked and disk failures (I/O error, full, read-only, cannot open) as a call to try again', function () {
-    for (const code of ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_IOERR', 'SQLITE_IOERR_WRITE', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_CANTOPEN'])
+    for (const code of [
+      'SQLITE_BUSY',
+      'SQLITE_LOCKED',
+      'SQLITE_BUSY_SNAPSHOT',
+      'SQLITE_IOERR',
+      'SQLITE_IOERR_WRITE',
+      'SQLITE_FULL',
+      'SQLITE_READONLY',
+      'SQLITE_READONLY_DBMOVED',
+      'SQLITE_CANTOPEN',
+    ])
       expect(transience(Object.assign(new Error('x'), { code })), code).to.equal('retry');
     for (const code of ['SQLITE_CONSTRAINT', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_MISUSE', 'SQLITE_ERROR', 'SQLITE_IOERRX'])
       expect(transience(Object.assign(new Error('x'), { code })), code).to.equal(undefined);
