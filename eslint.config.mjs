@@ -6,7 +6,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test/.artifacts/', 'tmp-q/', 'docs/'] },
+  { ignores: ['dist/', 'node_modules/', 'test/.artifacts/', 'tmp/', 'tmp-q/', 'docs/'] },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },
   js.configs.recommended,
   ...tseslint.configs.recommended,

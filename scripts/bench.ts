@@ -7,6 +7,8 @@
 // (--statement-seconds: its side-by-side rounds, 60 s by default, in the full run too).
 // npm run bench -- --invoice-only [--seconds N]: the one-page invoice's contenders alone.
 // npm run bench -- --soak-only [--soak renders] [--soak-runs N]: the memory soaks alone.
+// npm run bench -- --loop-only [--loop-rounds N]: the event loop's longest delay while long documents are made and
+// received PDFs read (scripts/bench/event-loop.ts), against the budget of 100 ms; in the full run too.
 // Measures, in one run, the service against the naive Chromium floor and against the print-only limit:
 //   naive floor:     puppeteer setContent + pdf on reused pages, system fonts, a bare one-page invoice (contenders.ts);
 //   print-only limit: the service's own Chromium (launch.ts) and its HTML for the invoice, written once, then only
@@ -57,6 +59,7 @@ import {
   type CpuMeter,
   type Run,
 } from './bench/measure';
+import { benchEventLoop } from './bench/event-loop';
 import { postTo, serviceMetrics, startService } from './bench/service';
 import { benchValidate } from './bench/validate';
 import { benchConvert } from './bench/convert';
@@ -78,6 +81,9 @@ const ARCHIVE_ONLY = args.includes('--archive-only');
 const STATEMENT_ONLY = args.includes('--statement-only');
 const INVOICE_ONLY = args.includes('--invoice-only');
 const SOAK_ONLY = args.includes('--soak-only');
+const LOOP_ONLY = args.includes('--loop-only');
+/** Each event-loop round this many times (its worst counts). */
+const LOOP_ROUNDS = flag('loop-rounds', 3) ?? 3;
 const VALIDATE_ROUNDS = flag('validate-rounds', 5) ?? 5;
 /** The statement's rounds take over a second a document: a minute each gives its medians some 40 documents. */
 const STATEMENT_SECONDS = flag('statement-seconds', 60) ?? 60;
@@ -516,6 +522,10 @@ async function statementSection(config: Config, { service: instance, call }: Ser
     return;
   }
   execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (LOOP_ONLY) {
+    await benchEventLoop(ROOT, LOOP_ROUNDS);
+    return;
+  }
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
   const images = await startSlowImageServer(100, LOGO_MAX_AGE);
   const pipeline = new DocumentPipeline(loadAssets(ROOT, config.limits), {} as PdfRenderer, undefined, config);
@@ -547,6 +557,7 @@ async function statementSection(config: Config, { service: instance, call }: Ser
   if (OVERLOAD) await overload(config, served.post, noLogo, plain.throughput);
   await served.service.stop();
   await images.close();
+  await benchEventLoop(ROOT, LOOP_ROUNDS);
   await archiveSection(config);
   await validateSection(config);
 })().catch((err: unknown) => {

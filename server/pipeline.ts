@@ -2,6 +2,7 @@
 // Factur-X: einvoice/outputs.ts, from the one EN 16931 model), and a received e-invoice as a PDF
 // (render/received-view.ts), from the data files loaded once (assets.ts). Used by the HTTP layer and by command-line
 // tools alike.
+import { inTurn } from './cpu-turns';
 import type { Assets } from './assets';
 import type { Config } from './config';
 import { errors } from './errors';
@@ -22,7 +23,7 @@ import { buildView, labelFor } from './render/view-model';
 import { pdfFilename } from './documents/filename';
 import { toEInvoice } from './einvoice/map';
 import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
-import { archivePdf } from './pdf/archive';
+import { archivePdfOffLoop } from './pdf/archive-thread';
 import { PRODUCER } from './pdf/metadata';
 import { paymentCodeOf, type PaymentCode } from './payments/request';
 import type { PdfSigning } from './pdf-signing';
@@ -128,14 +129,16 @@ export class DocumentPipeline {
       if (logo.ok) logoDataUri = logo.dataUri;
       else onLogoFailure?.(logo.reason);
     }
-    const view = buildView(doc, totals, {
-      catalogues: this.assets.catalogues,
-      locale,
-      timeZone: this.config.timeZone,
-      logoDataUri,
-      paymentCode,
-    });
-    return this.assets.html.render(view, doc.theme);
+    const view = await inTurn(() =>
+      buildView(doc, totals, {
+        catalogues: this.assets.catalogues,
+        locale,
+        timeZone: this.config.timeZone,
+        logoDataUri,
+        paymentCode,
+      }),
+    );
+    return inTurn(() => this.assets.html.render(view, doc.theme));
   }
 
   /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). `sign` false leaves
@@ -175,10 +178,10 @@ export class DocumentPipeline {
       throw errors.validation([{ field: 'theme', message: `theme must be one of ${this.assets.html.themes.join(', ')}` }]);
     const ctx = { catalogues: this.assets.catalogues, locale, timeZone: this.config.timeZone };
     const options = { theme: (theme ?? 'classic') as DocumentRequest['theme'], pageSize: 'a4' as const };
-    const { doc, view } = receivedView(invoice, check, ctx, options);
+    const { doc, view } = await inTurn(() => receivedView(invoice, check, ctx, options));
     const tooLong = receivedBudgetProblems(doc, view, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
-    return this.print(this.assets.html.render(view, doc.theme), doc, signal, sign);
+    return this.print(await inTurn(() => this.assets.html.render(view, doc.theme)), doc, signal, sign);
   }
 
   /** Chromium's print made PDF/A-3a and PDF/UA-1 (the title and language also come from the HTML's <title> and
@@ -188,7 +191,7 @@ export class DocumentPipeline {
     const qrBill = doc.payment_code === 'swiss_qr_bill';
     const printed = await this.pdf.render(html.parts, { signal, format: qrBill ? 'a4' : doc.page_size, pageBottom: qrBill });
     const meta = { title: html.title, author: html.author, creator: CREATOR };
-    const pdf = sign && this.signing ? await this.signing.archiveAndSign(printed, meta) : archivePdf(printed, meta, PRODUCER);
+    const pdf = sign && this.signing ? await this.signing.archiveAndSign(printed, meta) : await archivePdfOffLoop(printed, meta, PRODUCER);
     return { pdf, filename: pdfFilename(doc), html };
   }
 

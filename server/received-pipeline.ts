@@ -4,6 +4,7 @@
 // into the one EN 16931 model (ubl/read.ts, cii/read.ts), then shown as a PDF (DocumentPipeline.renderReceived) or
 // written in another syntax from that model (retarget.ts says which specification the output keeps). An invoice that
 // breaks its own rules is never converted into something that looks valid: invalid_e_invoice with its report.
+import { inTurn } from './cpu-turns';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
 import { errors } from './errors';
@@ -148,25 +149,25 @@ export class ReceivedPipeline {
   async show(body: ReceivedBody, opts: ShowOptions): Promise<RenderedDocument> {
     const doc = await this.check(body, opts.signal);
     if (failedXsd(doc.report)) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
-    return this.pipeline.renderReceived(this.read(doc), checkLine(doc.report), opts.locale, opts.theme, opts.signal);
+    return this.pipeline.renderReceived(await inTurn(() => this.read(doc)), checkLine(doc.report), opts.locale, opts.theme, opts.signal);
   }
 
   /** The same invoice in the `target` syntax (retarget.ts: its specification kept where the syntax has it). */
   async convert(body: ReceivedBody, target: Target, opts: ConvertOptions): Promise<RenderedXml | RenderedDocument> {
     const doc = await this.check(body, opts.signal);
     if (!doc.report.valid) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
-    const { invoice, changed } = retarget(this.read(doc), target, opts.profile);
+    const { invoice, changed } = await inTurn(() => retarget(this.read(doc), target, opts.profile));
     const filename = pdfFilename({
       type: CREDIT_NOTE_TYPE_CODES.has(invoice.typeCode) ? 'credit_note' : 'invoice',
       number: invoice.number,
     }).replace(/\.pdf$/, '.xml');
     if (target === 'ubl') {
-      const ubl = buildUbl(invoice);
+      const ubl = await inTurn(() => buildUbl(invoice));
       await checked(this.xsd, ubl.xml, ubl.root);
       if (changed) await this.outputMustPass(ubl.xml, target, opts.signal);
       return { xml: ubl.xml, root: ubl.root, filename };
     }
-    const xml = buildCii(invoice);
+    const xml = await inTurn(() => buildCii(invoice));
     await checked(this.xsd, xml, target === 'factur-x' ? facturXRow(invoice).xsd : 'CrossIndustryInvoice');
     if (changed) await this.outputMustPass(xml, target, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };

@@ -2,6 +2,7 @@
 // anything renders (one validation_failed naming each bad field as `documents[i].…`), then each document rendered in the format it
 // asks for, and the file names a batch's archive gives them (as the single operation names each, de-duplicated).
 // Must not render anything while validating, nor know about quota, the answer's media type or streams.
+import { inTurn } from '../cpu-turns';
 import { DomainError, errors, type FieldProblem } from '../errors';
 import type { DocumentPipeline, LogoLogger, PreparedDocument } from '../pipeline';
 import type { Locale } from '../render/locale';
@@ -97,12 +98,12 @@ export function checkMergedBudget(items: BatchItem[], maxLines: number): void {
  * format). Throws one error with every problem of every document, each field prefixed `documents[i].`: the code is
  * the documents' own when they all share it (unsupported_type), validation_failed otherwise.
  */
-export function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, locale: Locale, max: number): BatchItem[] {
+export async function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, locale: Locale, max: number): Promise<BatchItem[]> {
   const shape = batchShape(body, max);
   const items: BatchItem[] = [];
   const failures: DomainError[] = [];
   const problems: FieldProblem[] = [];
-  shape.documents.forEach((raw, i) => {
+  for (const [i, raw] of shape.documents.entries()) {
     const fail = (err: DomainError, details: FieldProblem[]) => {
       failures.push(err);
       problems.push(...details.map((d) => prefixed(i, d)));
@@ -111,19 +112,23 @@ export function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, local
     let format = shape.format;
     if (isObject(raw) && 'format' in raw) {
       const { format: own, ...rest } = raw;
-      if (!isFormat(own)) return fail(errors.validation([formatProblem('format')]), [formatProblem('format')]);
+      if (!isFormat(own)) {
+        fail(errors.validation([formatProblem('format')]), [formatProblem('format')]);
+        continue;
+      }
       format = own;
       doc = rest;
     }
     try {
-      const prepared = pipeline.prepare(doc, locale, format !== 'pdf');
+      // Each document at its own turn of the event loop (cpu-turns.ts): a batch of long ones never holds it.
+      const prepared = await inTurn(() => pipeline.prepare(doc, locale, format !== 'pdf'));
       if (format !== 'pdf') checkEInvoice(pipeline, prepared, format);
       items.push({ format, prepared });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       fail(err, err.facts.details ?? [{ field: '(body)', message: err.message }]);
     }
-  });
+  }
   if (failures.length === 0) return items;
   const sentence = errors.validation(problems);
   const code = failures.every((f) => f.code === failures[0]!.code) ? failures[0]!.code : 'validation_failed';

@@ -2,6 +2,7 @@
 // CII alone, and Factur-X (the PDF as a PDF/A-3 with its CII attached). The model is made first, so that a request
 // an e-invoice cannot express fails with validation_failed before anything is printed; the exact XML sent is XSD-validated
 // (schemas compiled once, in a worker). Printing is the caller's (pipeline.ts): this module knows no renderer.
+import { inTurn } from '../cpu-turns';
 import type { DocumentRequest } from '../documents/model';
 import { toPdfA3OffThread } from '../pdf/pdfa3-thread';
 import { EInvoiceSchemaError } from './schema-error';
@@ -50,7 +51,8 @@ export async function checked(xsd: XsdValidator, xml: string, root: Parameters<X
  * and without printing, when the request says `e_invoice.embed_pdf: false`. */
 export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
   const embed = ctx.doc.e_invoice?.embed_pdf !== false;
-  const ubl = buildUbl(ctx.map('ubl', 'peppol', embed ? ctx.filename : undefined));
+  const invoice = await inTurn(() => ctx.map('ubl', 'peppol', embed ? ctx.filename : undefined));
+  const ubl = await inTurn(() => buildUbl(invoice));
   let xml = ubl.xml;
   if (embed) {
     const pdf = await ctx.sign((await ctx.print()).pdf);
@@ -71,8 +73,8 @@ export function facturXRow(invoice: EInvoice): NonNullable<ProfileRow['facturX']
 /** UN/CEFACT CII D16B in the request's profile (en16931 unless it names another), checked against that profile's XSD
  * (XRechnung's against D16B itself); no PDF is printed. */
 export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
-  const invoice = ctx.map('cii', 'en16931');
-  const xml = buildCii(invoice);
+  const invoice = await inTurn(() => ctx.map('cii', 'en16931'));
+  const xml = await inTurn(() => buildCii(invoice));
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { xml, root: 'CrossIndustryInvoice', filename: xmlName(ctx.filename) };
 }
@@ -81,8 +83,8 @@ export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
  * checked and declared (the XMP's conformance level) as the profile's row says: `factur-x.xml` for MINIMUM …
  * EXTENDED, ZUGFeRD's `xrechnung.xml` for XRECHNUNG. */
 export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
-  const invoice = ctx.map('cii', 'en16931');
-  const xml = buildCii(invoice);
+  const invoice = await inTurn(() => ctx.map('cii', 'en16931'));
+  const xml = await inTurn(() => buildCii(invoice));
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { pdf: await ctx.sign(await packageFacturX(invoice, xml, await ctx.print())), filename: ctx.filename };
 }

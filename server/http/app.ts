@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { inTurn } from '../cpu-turns';
 import type { Config } from '../config';
 import type { SigningStatus } from '../pdf-signing';
 import type { KeyStore } from '../keys/key-store';
@@ -192,7 +193,7 @@ function preparer(pipeline: DocumentPipeline): RouteContext['prepare'] {
   return async (req: Request, res: Response, eInvoice = false) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = await pipeline.parse(bodyKind(req.get('content-type')), raw);
-    const prepared = pipeline.prepare(body, res.locals.locale as Locale, eInvoice);
+    const prepared = await inTurn(() => pipeline.prepare(body, res.locals.locale as Locale, eInvoice));
     res.locals.documentType = prepared.doc.type;
     return prepared;
   };

@@ -16,7 +16,7 @@ import type { Quota, QuotaTicket } from '../quota/quota';
 import type { Locale } from '../render/locale';
 import { checkMergedBudget, prepareBatch, renderBatchItem, type BatchFile, type BatchItem } from '../batch/batch';
 import { UniqueNames } from '../documents/filename';
-import { PdfMerger } from '../pdf/merge';
+import { mergePdfsOffLoop } from '../pdf/merge-thread';
 import { PRODUCER } from '../pdf/metadata';
 import { ZipStream } from '../batch/zip';
 import { rateLimitHeaders } from './rate-limit';
@@ -50,7 +50,7 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
     const answer = req.accepts([ZIP, PDF]);
     if (answer !== ZIP && answer !== PDF) throw requestErrors.notAcceptable([ZIP, PDF]);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const items = prepareBatch(
+    const items = await prepareBatch(
       pipeline,
       await pipeline.parse(bodyKind(req.get('content-type')), raw),
       res.locals.locale as Locale,
@@ -130,9 +130,9 @@ async function sendMerged(
   tickets: QuotaTicket[],
   sign: (pdf: Uint8Array) => Promise<Uint8Array>,
 ): Promise<void> {
-  const merger = new PdfMerger();
-  for (let i = 0; i < count; i++) await merger.add((await render(i)).data);
-  const pdf = await sign(await merger.save({ title: `Batch of ${count} documents`, creator: CREATOR }, PRODUCER));
+  const pdfs: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) pdfs.push((await render(i)).data);
+  const pdf = await sign(await mergePdfsOffLoop(pdfs, { title: `Batch of ${count} documents`, creator: CREATOR }, PRODUCER));
   for (const ticket of tickets) await ticket.commit();
   res
     .status(200)

@@ -8,6 +8,7 @@
 // signature dictionary and the size of /Contents are fixed when the signer is made.
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFName, PDFNumber, PDFRef } from '@cantoo/pdf-lib';
+import { cpuTurn } from '../cpu-turns';
 import { CmsSigner } from './cms';
 import { pdfDateText, pdfString } from './metadata';
 import { pageList, PdfFile, PdfStructureError, PdfUpdate, serialize, type UpdateBody } from './pdf-file';
@@ -48,6 +49,7 @@ export class PdfSigner {
 
   /** `pdf` with the signature appended; `now` is the signing time. */
   async sign(pdf: Uint8Array, now: Date = new Date()): Promise<Buffer> {
+    await cpuTurn(); // the whole file read to find its objects (cpu-turns.ts)
     return this.signUpdate(new PdfUpdate(new PdfFile(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength))), now);
   }
 

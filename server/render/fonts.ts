@@ -117,14 +117,18 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
   const firstOf = new Map<number, Face[]>();
   // ASCII, most of any long table, answered from an array before the regex and the map (never joining).
   const asciiFound: (Face[] | undefined)[] = new Array<Face[] | undefined>(128);
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    const ascii = cp < 128 ? asciiFound[cp] : undefined;
+  // By UTF-16 unit, not by iterator: a long document's text is mostly ASCII, answered without making a string.
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const ascii = unit < 128 ? asciiFound[unit] : undefined;
     if (ascii) {
       previous = ascii[0]?.family;
-      base = cp;
+      base = unit;
       continue;
     }
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    const ch = String.fromCodePoint(cp);
     if (JOINING.test(ch)) {
       if (!neverDrawn(ch, cp)) base = join(previous, base, cp);
       continue;

@@ -48,10 +48,11 @@ function readAll(dir: string, ext: string, problems: string[]): Map<string, stri
   return out;
 }
 
-/** Every string value in the view, for choosing font subsets. */
-function collectText(value: unknown, out: string[]): void {
+/** Every distinct string value in the view, for choosing font subsets (a string's faces do not depend on how often
+ * it occurs: a long document repeats its units, dates and labels on every line). */
+function collectText(value: unknown, out: Set<string>): void {
   if (typeof value === 'string') {
-    if (!value.startsWith('data:')) out.push(value);
+    if (!value.startsWith('data:')) out.add(value);
   } else if (Array.isArray(value)) value.forEach((v) => collectText(v, out));
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectText(v, out));
 }
@@ -199,13 +200,13 @@ function themeFrames(themeCss: ReadonlyMap<string, string>, page: HandlebarsTemp
 
 /** The font faces and stack for every text of the view; the QR-bill's texts also in its own family. */
 function fontsFor(view: DocumentView, fonts: FontSet): PageFonts {
-  const texts: string[] = [];
+  const texts = new Set<string>();
   collectText(view, texts);
   let only: { use: string; text: string } | undefined;
   if (view.qrBill) {
-    const billTexts: string[] = [];
+    const billTexts = new Set<string>();
     collectText(view.qrBill, billTexts);
-    only = { use: 'qr-bill', text: billTexts.join('') };
+    only = { use: 'qr-bill', text: [...billTexts].join('') };
   }
-  return fonts.forText(texts.join(''), only);
+  return fonts.forText([...texts].join(''), only);
 }

@@ -32,11 +32,11 @@ describe('batch core (prepare, render, names)', function () {
     await p?.close();
   });
 
-  const prepare = (body: unknown, max = MAX): BatchItem[] => prepareBatch(p.pipeline, body as never, EN, max);
-  function refusal(body: unknown, max = MAX): DomainError {
+  const prepare = (body: unknown, max = MAX): Promise<BatchItem[]> => prepareBatch(p.pipeline, body as never, EN, max);
+  async function refusal(body: unknown, max = MAX): Promise<DomainError> {
     const calls = p.renderer.calls.length;
     try {
-      prepare(body, max);
+      await prepare(body, max);
     } catch (err) {
       expect(err).to.be.instanceOf(DomainError);
       expect(p.renderer.calls.length, 'nothing printed while checking').to.equal(calls);
@@ -46,7 +46,7 @@ describe('batch core (prepare, render, names)', function () {
   }
   const fields = (err: DomainError) => err.facts.details!.map((d) => d.field);
 
-  it('refuses one merged PDF of more than four documents’ worth of lines, each document within its own', function () {
+  it('refuses one merged PDF of more than four documents’ worth of lines, each document within its own', async function () {
     // 100 documents within their own budget made one 5,800-page PDF. A ZIP (a document at a time) and e-invoices that
     // are not PDFs are not bounded so.
     const limit = p.pipeline.maxPrintedLines;
@@ -54,7 +54,7 @@ describe('batch core (prepare, render, names)', function () {
     const long = (number: string, lines: number) =>
       invoice(number, { items: Array.from({ length: Math.floor(lines / 6) }, () => ({ name: 'x', description: '1\n2\n3\n4\n5' })) });
     const near = Math.floor(limit * 0.9);
-    const five = prepare({ documents: [1, 2, 3, 4, 5].map((n) => long(String(n), near)) });
+    const five = await prepare({ documents: [1, 2, 3, 4, 5].map((n) => long(String(n), near)) });
     expect(five).to.have.length(5);
     let err: unknown;
     try {
@@ -70,8 +70,8 @@ describe('batch core (prepare, render, names)', function () {
     expect(() => checkMergedBudget(five.slice(0, 4), limit)).to.not.throw();
   });
 
-  it('prepares every document, each in its own format or the batch’s (pdf by default), without its format field', function () {
-    const items = prepare({
+  it('prepares every document, each in its own format or the batch’s (pdf by default), without its format field', async function () {
+    const items = await prepare({
       format: 'cii',
       documents: [eInvoice('1'), { ...invoice('2'), format: 'pdf' }, { ...eInvoice('3'), format: 'ubl' }],
     });
@@ -81,24 +81,24 @@ describe('batch core (prepare, render, names)', function () {
       ['ubl', '3'],
     ]);
     expect(items[1]!.prepared.doc).to.not.have.property('format');
-    expect(prepare({ documents: [invoice('4')] }).map((i) => i.format)).to.deep.equal(['pdf']);
+    expect((await prepare({ documents: [invoice('4')] })).map((i) => i.format)).to.deep.equal(['pdf']);
     expect(items[0]!.prepared.totals.total.toFixed(2)).to.equal('300.00');
   });
 
-  it('the batch’s own fields: not an object, an unknown format and a list of 0 or more than the most, named together', function () {
-    expect(fields(refusal([invoice('1')]))).to.deep.equal(['(body)']);
-    const both = refusal({ format: 'docx', documents: [] });
+  it('the batch’s own fields: not an object, an unknown format and a list of 0 or more than the most, named together', async function () {
+    expect(fields(await refusal([invoice('1')]))).to.deep.equal(['(body)']);
+    const both = await refusal({ format: 'docx', documents: [] });
     expect(both.code).to.equal('validation_failed');
     expect(fields(both)).to.deep.equal(['format', 'documents']);
     expect(both.facts.details![1]!.message).to.equal(`documents must be a list of 1 to ${MAX} documents`);
     const many = Array.from({ length: MAX + 1 }, (_, i) => invoice(String(i)));
-    expect(fields(refusal({ documents: many }))).to.deep.equal(['documents']);
-    expect(prepare({ documents: many.slice(0, MAX) })).to.have.length(MAX);
-    expect(fields(refusal({ documents: 'all of them' }))).to.deep.equal(['documents']);
+    expect(fields(await refusal({ documents: many }))).to.deep.equal(['documents']);
+    expect(await prepare({ documents: many.slice(0, MAX) })).to.have.length(MAX);
+    expect(fields(await refusal({ documents: 'all of them' }))).to.deep.equal(['documents']);
   });
 
-  it('one 400 naming every bad field of every document, prefixed documents[i], the good ones not named', function () {
-    const err = refusal({
+  it('one 400 naming every bad field of every document, prefixed documents[i], the good ones not named', async function () {
+    const err = await refusal({
       documents: [
         invoice('1'),
         invoice('2', { items: [{ name: 'A', quantity: 'many', unit_cost: 1 }] }),
@@ -119,28 +119,28 @@ describe('batch core (prepare, render, names)', function () {
     for (const d of err.facts.details!) expect(d.message).to.match(/^documents\[\d\]: /);
   });
 
-  it('e-invoices are mapped while checking: what the model refuses is named before anything renders', function () {
-    const err = refusal({ format: 'ubl', documents: [eInvoice('1'), invoice('', { e_invoice: E_INVOICE })] });
+  it('e-invoices are mapped while checking: what the model refuses is named before anything renders', async function () {
+    const err = await refusal({ format: 'ubl', documents: [eInvoice('1'), invoice('', { e_invoice: E_INVOICE })] });
     expect(fields(err)).to.include('documents[1].number');
     expect(fields(err)).to.not.include('documents[0].number');
   });
 
-  it('a type no e-invoice is made of: unsupported_type when every failure is one, validation_failed beside another', function () {
+  it('a type no e-invoice is made of: unsupported_type when every failure is one, validation_failed beside another', async function () {
     const quote = { ...invoice('Q-1'), type: 'quote' };
-    const only = refusal({ format: 'cii', documents: [eInvoice('1'), quote, { ...quote, number: 'Q-2' }] });
+    const only = await refusal({ format: 'cii', documents: [eInvoice('1'), quote, { ...quote, number: 'Q-2' }] });
     expect(only.code).to.equal('unsupported_type');
     expect(only.message).to.match(/^Invalid batch: /);
     expect(fields(only)).to.deep.equal(['documents[1].type', 'documents[2].type']);
-    const mixed = refusal({ format: 'cii', documents: [quote, invoice('2', { items: [] })] });
+    const mixed = await refusal({ format: 'cii', documents: [quote, invoice('2', { items: [] })] });
     expect(mixed.code).to.equal('validation_failed');
     expect(fields(mixed)).to.include.members(['documents[0].type', 'documents[1].items']);
     // A quote as a PDF is fine.
-    expect(prepare({ documents: [quote] })).to.have.length(1);
+    expect(await prepare({ documents: [quote] })).to.have.length(1);
   });
 
   it('renders each file as its single operation: a PDF named for its type and number, CII and UBL as XML', async function () {
     const signal = new AbortController().signal;
-    const items = prepare({
+    const items = await prepare({
       documents: [
         invoice('INV/7'),
         { ...eInvoice('7'), format: 'cii' },
@@ -164,7 +164,7 @@ describe('batch core (prepare, render, names)', function () {
     expect(p.renderer.calls.length, 'CII and UBL without its PDF print nothing').to.equal(before + 1);
   });
 
-  it('names: the second invoice-1.pdf is invoice-1-2.pdf, then -3; case does not make a name new; no extension kept', function () {
+  it('names: the second invoice-1.pdf is invoice-1-2.pdf, then -3; case does not make a name new; no extension kept', async function () {
     const names = new UniqueNames();
     const given = [
       'invoice-1.pdf',
@@ -190,7 +190,7 @@ describe('batch core (prepare, render, names)', function () {
     ]);
   });
 
-  it('names: any list of names comes out unique (ignoring case), each a first name unchanged', function () {
+  it('names: any list of names comes out unique (ignoring case), each a first name unchanged', async function () {
     const name = fc.constantFrom('invoice-1.pdf', 'Invoice-1.pdf', 'invoice-1-2.pdf', 'invoice-1.xml', 'a', 'a-2', 'x.y.pdf', '.pdf');
     fc.assert(
       fc.property(fc.array(name, { maxLength: 40 }), (given) => {
