@@ -108,9 +108,19 @@ export interface PaymentCodeView {
   /** The dark modules as an SVG path in module units; `size` modules across, quiet zone included. */
   path: string;
   size: number;
+  /** The symbol's printed width and height (mm): 30, or more for a long payload (qrWidthMm). */
+  widthMm: number;
   caption: string;
   alt: string;
 }
+
+/** The smallest printed module (mm). A symbol is 30 mm across unless its modules would be smaller: a long EPC payload
+ * (version 13, 77 modules with the quiet zone) at a fixed 30 mm had 0.39 mm modules, about 3 pixels at 200 dpi,
+ * where a scan's pixel grid falling across them made ZXing miss it. At 0.5 mm it is 38.5 mm across. */
+export const QR_MODULE_MM = 0.5;
+
+/** The printed width (mm) of a symbol `size` modules across (quiet zone included). */
+export const qrWidthMm = (size: number): number => Math.max(30, Math.ceil(size * QR_MODULE_MM * 10) / 10);
 
 export interface ViewContext {
   catalogues: Catalogues;
@@ -126,10 +136,12 @@ export interface ViewContext {
 /** The payment code as the page shows it: the drawing, a caption and the alternate text in the document's language. */
 function paymentCodeView(code: PaymentCode, text: Catalogues['text'], lang: string, money: (v: Decimal) => string): PaymentCodeView {
   const { path, size } = qrDrawing(code.payload);
-  if (code.kind === 'link') return { path, size, caption: code.name, alt: text(lang, 'payment_code_link_alt', { name: code.name }) };
+  const widthMm = qrWidthMm(size);
+  if (code.kind === 'link') return { path, size, widthMm, caption: code.name, alt: text(lang, 'payment_code_link_alt', { name: code.name }) };
   return {
     path,
     size,
+    widthMm,
     caption: text(lang, 'payment_code_epc'),
     alt: text(lang, 'payment_code_epc_alt', { amount: money(code.amount!), name: code.name }),
   };

@@ -94,6 +94,26 @@ describe('payment QR codes on the page (payment_code)', function () {
     expect((await archiveCheck(pdf)).summary.figures).to.deep.equal(['QR-Code zur Zahlung von 1.700,01\u00a0€ an Northwind Traders GmbH']);
   });
 
+  it('epc near its byte limit (140 characters of remittance, decomposed marks): read at 100, 150, 200 and 300 dpi in both themes', async function () {
+    const service = await sharedService();
+    const name = 'Ñorthwind Traders GmbH & Co. KG, Berlin'; // 40 characters
+    const remittances = ['e\u0301'.repeat(70), 'é'.repeat(40) + 'x'.repeat(100), 'Ü'.repeat(60) + 'y'.repeat(80)];
+    for (const theme of ['classic', 'slate']) {
+      for (const text of remittances) {
+        const body = {
+          ...EPC_REQUEST,
+          theme,
+          e_invoice: { payment_means: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', account_name: name, payment_id: text } },
+        };
+        const pdf = await postOk(service, body);
+        const payload = ['BCD', '002', '1', 'SCT', 'COBADEFFXXX', name, 'DE89370400440532013000', 'EUR1700.01', '', '', text].join('\n');
+        expect(Buffer.byteLength(payload), "within EPC069-12's 331 bytes").to.be.within(280, 331);
+        for (const dpi of [100, 150, 200, 300])
+          expect(readQr(pagePng(pdf, dpi)), `${theme}, ${Buffer.byteLength(payload)} bytes, ${dpi} dpi`).to.equal(payload);
+      }
+    }
+  });
+
   it('link: the first payment_methods URL, its name as caption', async function () {
     const url = 'https://pay.example.com/invoices/INV-7?token=a1b2c3&lang=en';
     const body = {
