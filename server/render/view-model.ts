@@ -137,7 +137,8 @@ export interface ViewContext {
 function paymentCodeView(code: PaymentCode, text: Catalogues['text'], lang: string, money: (v: Decimal) => string): PaymentCodeView {
   const { path, size } = qrDrawing(code.payload);
   const widthMm = qrWidthMm(size);
-  if (code.kind === 'link') return { path, size, widthMm, caption: code.name, alt: text(lang, 'payment_code_link_alt', { name: code.name }) };
+  if (code.kind === 'link')
+    return { path, size, widthMm, caption: code.name, alt: text(lang, 'payment_code_link_alt', { name: code.name }) };
   return {
     path,
     size,
