@@ -7,6 +7,7 @@
 //   received                a 1,000-line Factur-X PDF and its CII checked by /validate, and shown as a PDF (POST /);
 //   hostile PDF             a 1.6 MB received PDF whose catalogue lists 60,000 file specifications without streams.
 // The budget (README, operating): no delay of the service's loop over 100 ms above the machine's own.
+import { E_INVOICE } from '../../test/helpers/e-invoice-request';
 import { MachineNoise } from '../../test/helpers/loop-monitor';
 import { fmt } from './measure';
 import { postTo, startService, type BenchService } from './service';
@@ -23,35 +24,13 @@ const statement = (lines: number) => ({
   ),
 });
 
-const PARTIES = {
-  seller: {
-    country: 'BE',
-    vat_id: 'BE0123456749',
-    company_id: '0123456749',
-    street: 'Rue Neuve 1',
-    city: 'Brussels',
-    postal_code: '1000',
-    endpoint: { scheme: '0208', id: '0123456749' },
-  },
-  buyer: {
-    country: 'NL',
-    vat_id: 'NL123456789B01',
-    street: 'Oudegracht 10',
-    city: 'Utrecht',
-    postal_code: '3511',
-    endpoint: { scheme: '0106', id: '12345678' },
-  },
-  buyer_reference: 'PO-77',
-  payment_means: { code: '30', iban: 'BE71096123456769', bic: 'GKCCBEBB' },
-};
-
 const longInvoice = {
   from: 'Harbor Utilities',
   to: 'Lighthouse Bakery',
   number: 'F-1000',
   currency: 'EUR',
   tax: 21,
-  e_invoice: PARTIES,
+  e_invoice: E_INVOICE,
   items: Array.from({ length: 1000 }, (_, i) => ({
     name: `Line ${i}: a service with a longer description`,
     quantity: 2,
