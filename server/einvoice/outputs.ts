@@ -7,11 +7,12 @@ import type { DocumentRequest } from '../documents/model';
 import { toPdfA3OffThread } from '../pdf/pdfa3-thread';
 import { EInvoiceSchemaError } from './schema-error';
 import type { XsdValidator } from './xsd-validator';
-import { buildCii } from './cii/build';
+import { ciiTree } from './cii/build';
 import type { MapInput } from './map';
 import type { EInvoice } from './model';
 import { PROFILES, type ProfileRow } from './profiles';
-import { buildUbl, PDF_PLACEHOLDER, type UblRoot } from './ubl/build';
+import { PDF_PLACEHOLDER, ublTree, type UblRoot } from './ubl/build';
+import { xmlText } from './xml-text';
 
 /** What making an e-invoice needs from the pipeline. */
 export interface EInvoiceContext {
@@ -52,7 +53,8 @@ export async function checked(xsd: XsdValidator, xml: string, root: Parameters<X
 export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
   const embed = ctx.doc.e_invoice?.embed_pdf !== false;
   const invoice = await inTurn(() => ctx.map('ubl', 'peppol', embed ? ctx.filename : undefined));
-  const ubl = await inTurn(() => buildUbl(invoice));
+  const tree = await inTurn(() => ublTree(invoice));
+  const ubl = { root: tree.root, xml: await inTurn(() => xmlText(tree.tree)) };
   let xml = ubl.xml;
   if (embed) {
     const pdf = await ctx.sign((await ctx.print()).pdf);
@@ -74,7 +76,8 @@ export function facturXRow(invoice: EInvoice): NonNullable<ProfileRow['facturX']
  * (XRechnung's against D16B itself); no PDF is printed. */
 export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
   const invoice = await inTurn(() => ctx.map('cii', 'en16931'));
-  const xml = await inTurn(() => buildCii(invoice));
+  const tree = await inTurn(() => ciiTree(invoice));
+  const xml = await inTurn(() => xmlText(tree));
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { xml, root: 'CrossIndustryInvoice', filename: xmlName(ctx.filename) };
 }
@@ -84,7 +87,8 @@ export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
  * EXTENDED, ZUGFeRD's `xrechnung.xml` for XRECHNUNG. */
 export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
   const invoice = await inTurn(() => ctx.map('cii', 'en16931'));
-  const xml = await inTurn(() => buildCii(invoice));
+  const tree = await inTurn(() => ciiTree(invoice));
+  const xml = await inTurn(() => xmlText(tree));
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { pdf: await ctx.sign(await packageFacturX(invoice, xml, await ctx.print())), filename: ctx.filename };
 }

@@ -8,6 +8,7 @@
 // computes nothing: every value comes from the model (map.ts fills it). Must not validate (xsd-validator.ts does)
 // nor write the PDF attachment (Factur-X carries the XML in the PDF, not the PDF in the XML).
 import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { Decimal } from '../../money/totals';
 import type { EInvoice } from '../model';
 import { PROFILES, type ProfileRow } from '../profiles';
@@ -25,6 +26,11 @@ function row(invoice: EInvoice): ProfileRow {
 }
 
 export function buildCii(invoice: EInvoice): string {
+  return xmlText(ciiTree(invoice));
+}
+
+/** The CII document as a tree, before it is written as text (outputs.ts writes it at a turn of its own). */
+export function ciiTree(invoice: EInvoice): XMLBuilder {
   const profile = row(invoice);
   const amount = (value: Decimal): string => money(value, invoice.minorUnits);
 
@@ -53,5 +59,5 @@ export function buildCii(invoice: EInvoice): string {
   agreement(transaction, invoice, profile.keyFigures);
   delivery(transaction, invoice);
   settlement(transaction, invoice, amount, profile.keyFigures);
-  return xmlText(root);
+  return root;
 }

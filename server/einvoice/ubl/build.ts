@@ -4,6 +4,7 @@
 // (PEPPOL-EN16931-R008). Writes what the model holds, rounds nothing (amounts arrive rounded). Must not validate
 // (xsd-validator.ts does) or decide content (map.ts does).
 import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { EInvoice, SupportingDocument } from '../model';
 import { PROFILES } from '../profiles';
 import { xmlText } from '../xml-text';
@@ -189,6 +190,12 @@ function totals(xml: Node, invoice: EInvoice, m: Money): void {
 const CREDIT_NOTE_TYPES = new Set(['81', '83', '381', '396', '532']);
 
 export function buildUbl(invoice: EInvoice): UblDocument {
+  const { root, tree } = ublTree(invoice);
+  return { root, xml: xmlText(tree) };
+}
+
+/** The UBL document as a tree, before it is written as text (outputs.ts writes it at a turn of its own). */
+export function ublTree(invoice: EInvoice): { root: UblRoot; tree: XMLBuilder } {
   const root: UblRoot = CREDIT_NOTE_TYPES.has(invoice.typeCode) ? 'CreditNote' : 'Invoice';
   const m: Money = { currency: invoice.currency, digits: invoice.minorUnits };
   const xml = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS[root], root, { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
@@ -204,5 +211,5 @@ export function buildUbl(invoice: EInvoice): UblDocument {
   payment(xml, invoice, root);
   totals(xml, invoice, m);
   for (const l of invoice.lines) addLine(xml, root === 'CreditNote', l, m);
-  return { root, xml: xmlText(xml) };
+  return { root, tree: xml };
 }
