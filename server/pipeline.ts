@@ -29,7 +29,7 @@ import { paymentCodeOf, type PaymentCode } from './payments/request';
 import type { PdfSigning } from './pdf-signing';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import type { EInvoice } from './einvoice/model';
-import { receivedView, type ReceivedCheck } from './render/received-view';
+import { receivedPage, receivedParts, type ReceivedCheck } from './render/received-view';
 
 /** The PDF Creator entry (docs/decisions.md §7: "this service"). */
 export const CREATOR = 'docgen-service';
@@ -178,8 +178,9 @@ export class DocumentPipeline {
       throw errors.validation([{ field: 'theme', message: `theme must be one of ${this.assets.html.themes.join(', ')}` }]);
     const ctx = { catalogues: this.assets.catalogues, locale, timeZone: this.config.timeZone };
     const options = { theme: (theme ?? 'classic') as DocumentRequest['theme'], pageSize: 'a4' as const };
-    const { doc, view } = await inTurn(() => receivedView(invoice, check, ctx, options));
-    const tooLong = receivedBudgetProblems(doc, view, this.config.limits.maxPrintedLines);
+    const parts = await inTurn(() => receivedParts(invoice, check, ctx, options));
+    const { doc, view } = await inTurn(() => receivedPage(parts, ctx));
+    const tooLong = await inTurn(() => receivedBudgetProblems(doc, view, this.config.limits.maxPrintedLines));
     if (tooLong.length > 0) throw errors.validation(tooLong);
     return this.print(await inTurn(() => this.assets.html.render(view, doc.theme)), doc, signal, sign);
   }

@@ -42,6 +42,20 @@ function printableBlock<T>(value: T): T {
 
 /** The view of `invoice` checked as `check` says, in `ctx.locale`, with `options`' theme and page size. */
 export function receivedView(invoice: EInvoice, check: ReceivedCheck, ctx: ViewContext, options: ReceivedDocumentOptions): ReceivedPage {
+  return receivedPage(receivedParts(invoice, check, ctx, options), ctx);
+}
+
+/** What the received page is made of, before its view is built (two steps, so that each is a turn of its own). */
+export interface ReceivedParts {
+  invoice: EInvoice;
+  rctx: ReceivedContext;
+  doc: ReceivedPage['doc'];
+  totals: ReceivedPage['totals'];
+  block: ReceivedBlock;
+}
+
+/** The first step of receivedView: the invoice as a document, its stated totals and the received block. */
+export function receivedParts(invoice: EInvoice, check: ReceivedCheck, ctx: ViewContext, options: ReceivedDocumentOptions): ReceivedParts {
   // A received currency code is whatever the sender wrote (BR-05 and BR-CL-04 report it): a code Intl cannot format
   // is shown as ISO 4217's "no currency" (XXX), never a failure to show the invoice.
   const currency = /^[A-Z]{3}$/.test(invoice.currency) ? invoice.currency : 'XXX';
@@ -61,6 +75,11 @@ export function receivedView(invoice: EInvoice, check: ReceivedCheck, ctx: ViewC
     ],
     notes: notesSection(invoice, rctx),
   };
+  return { invoice, rctx, doc, totals, block };
+}
+
+/** The second step of receivedView: the page's view. */
+export function receivedPage({ invoice, rctx, doc, totals, block }: ReceivedParts, ctx: ViewContext): ReceivedPage {
   const view = buildView(doc, totals, ctx);
   return { doc, totals, view: { ...view, details: [...typeDetail(invoice, rctx), ...view.details], received: printableBlock(block) } };
 }
