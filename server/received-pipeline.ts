@@ -9,10 +9,9 @@ import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
 import { errors } from './errors';
 import { WorkerPoolError } from './worker-pool';
-import { ciiTree } from './einvoice/cii/build';
 import { readCii } from './einvoice/cii/read';
 import type { EInvoice, Profile } from './einvoice/model';
-import { checked, facturXRow, packageFacturX, type RenderedXml } from './einvoice/outputs';
+import { checked, facturXRow, packageFacturX, writeCii, writeUbl, type RenderedXml } from './einvoice/outputs';
 import {
   checkReceived,
   CREDIT_NOTE_TYPE_CODES,
@@ -23,8 +22,6 @@ import {
 import { checkConformanceLevel, readFacturXPdf, type FacturXPdf } from './einvoice/received/facturx-pdf';
 import { retarget, type Target } from './einvoice/received/retarget';
 import type { RulesPool } from './einvoice/rules/rules-pool';
-import { ublTree } from './einvoice/ubl/build';
-import { xmlText } from './einvoice/xml-text';
 import { readUbl } from './einvoice/ubl/read';
 import { decodeXml } from './einvoice/xml-tree';
 import { PRODUCER } from './pdf/metadata';
@@ -163,14 +160,12 @@ export class ReceivedPipeline {
       number: invoice.number,
     }).replace(/\.pdf$/, '.xml');
     if (target === 'ubl') {
-      const tree = await inTurn(() => ublTree(invoice));
-      const ubl = { root: tree.root, xml: await inTurn(() => xmlText(tree.tree)) };
+      const ubl = await writeUbl(invoice);
       await checked(this.xsd, ubl.xml, ubl.root);
       if (changed) await this.outputMustPass(ubl.xml, target, opts.signal);
       return { xml: ubl.xml, root: ubl.root, filename };
     }
-    const tree = await inTurn(() => ciiTree(invoice));
-    const xml = await inTurn(() => xmlText(tree));
+    const xml = await writeCii(invoice);
     await checked(this.xsd, xml, target === 'factur-x' ? facturXRow(invoice).xsd : 'CrossIndustryInvoice');
     if (changed) await this.outputMustPass(xml, target, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };

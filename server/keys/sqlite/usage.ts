@@ -13,7 +13,7 @@ export class SqliteUsage implements UsageStore {
   private readonly reservation: Database.Transaction<
     (account: string, period: string, t: number, ttlMs: number, limit: number, ids: string[]) => Reservation
   >;
-  private readonly count: Database.Transaction<(account: string, period: string, reservation: string | undefined) => void>;
+  private readonly count: Database.Transaction<(account: string, period: string, id: string) => void>;
 
   constructor(db: Database.Database) {
     const expire = db.prepare('DELETE FROM reservations WHERE account = ? AND period = ? AND expires_at <= ?');
@@ -36,8 +36,8 @@ export class SqliteUsage implements UsageStore {
       for (const id of ids) insertReservation.run(id, account, period, t + ttlMs);
       return { ids, seen };
     });
-    this.count = db.transaction((account: string, period: string, reservation: string | undefined) => {
-      if (reservation) deleteReservation.run(reservation);
+    this.count = db.transaction((account: string, period: string, id: string) => {
+      deleteReservation.run(id); // none for an unlimited plan's document
       countOne.run(account, period);
     });
   }
