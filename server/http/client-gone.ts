@@ -15,5 +15,8 @@ export function watchClient(res: Response): ClientWatch {
     if (!res.writableFinished) gone.abort();
   };
   res.on('close', onClose);
+  // A client can leave before anything watches it (while its document is prepared in turns of the event loop): its
+  // close has already been emitted, so the socket's state is asked too.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) onClose();
   return { signal: gone.signal, release: () => res.off('close', onClose) };
 }

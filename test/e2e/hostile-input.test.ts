@@ -273,9 +273,15 @@ describe('a client that leaves cancels its render (issue 14, finding 8)', functi
           );
         }),
       );
-      // Wait for the pool to settle (the cancelled work leaves it), then count.
+      // Wait for the pool to settle (the cancelled work leaves it) and for every request to have been logged: a
+      // request abandoned while its document was still being prepared (in turns of the event loop) has not reached
+      // the pool yet, so an idle pool alone does not mean that all six are done.
+      const goneLogged = () => lines.filter((l) => l.includes('"requestId":"gone-')).length;
       const settle = Date.now() + 20000;
-      while ((service.pdf.stats().active > 0 || service.pdf.stats().queued > 0) && Date.now() < settle)
+      while (
+        (service.pdf.stats().active > 0 || service.pdf.stats().queued > 0 || goneLogged() < 6) &&
+        Date.now() < settle
+      )
         await new Promise((r) => setTimeout(r, 50));
       const stats = service.pdf.stats();
       console.log(
