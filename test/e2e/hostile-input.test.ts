@@ -278,10 +278,7 @@ describe('a client that leaves cancels its render (issue 14, finding 8)', functi
       // the pool yet, so an idle pool alone does not mean that all six are done.
       const goneLogged = () => lines.filter((l) => l.includes('"requestId":"gone-')).length;
       const settle = Date.now() + 20000;
-      while (
-        (service.pdf.stats().active > 0 || service.pdf.stats().queued > 0 || goneLogged() < 6) &&
-        Date.now() < settle
-      )
+      while ((service.pdf.stats().active > 0 || service.pdf.stats().queued > 0 || goneLogged() < 6) && Date.now() < settle)
         await new Promise((r) => setTimeout(r, 50));
       const stats = service.pdf.stats();
       console.log(
