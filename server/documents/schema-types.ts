@@ -440,9 +440,9 @@ export interface Period {
  */
 export interface EInvoice {
   /**
-   * The e-invoice specification (BT-24): peppol (Peppol BIS Billing 3.0, UBL only, the default of /ubl), en16931 (the norm itself, the default of /cii and /factur-x), xrechnung (XRechnung 3.0, with its required fields checked), or a Factur-X / ZUGFeRD profile of /cii and /factur-x: minimum, basic_wl, basic, extended (en16931 and xrechnung are Factur-X profiles too)
+   * The e-invoice specification (BT-24): peppol (Peppol BIS Billing 3.0, UBL only, the default of /ubl), en16931 (the norm itself, the default of /cii and /factur-x), xrechnung (XRechnung 3.0, with its required fields checked), or a Factur-X / ZUGFeRD profile of /cii and /factur-x: minimum, basic_wl, basic, extended (en16931 and xrechnung are Factur-X profiles too); fr (France's reform, XP Z12-012: the EN 16931 profile with the French rules, BR-FR, in UBL, CII and Factur-X EN 16931) or extended_ctc_fr (the EXTENDED-CTC-FR profile, UBL and CII, Factur-X EXTENDED)
    */
-  profile?: 'peppol' | 'en16931' | 'xrechnung' | 'minimum' | 'basic_wl' | 'basic' | 'extended';
+  profile?: 'peppol' | 'en16931' | 'xrechnung' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'fr' | 'extended_ctc_fr';
   seller?: EInvoiceParty;
   buyer?: EInvoiceParty;
   /**
@@ -555,6 +555,26 @@ export interface EInvoice {
    * Business process (BT-23); by default the profile's
    */
   business_process?: string;
+  /**
+   * France: the operation category the reform asks every invoice to state, as its billing framework (BT-23): goods (B1), services (S1) or both (M1); business_process gives any other framework code (B2 already paid, B4 final invoice after a down payment, S5 a sub-contractor's, ...)
+   */
+  operation_category?: 'goods' | 'services' | 'mixed';
+  /**
+   * When VAT becomes due (BT-8): debits (the invoice date: the French option to pay VAT on debits, code 3 / 5) or receipts (payment: code 432 / 72); not with vat_point_date_code or tax_point_date
+   */
+  vat_on?: 'debits' | 'receipts';
+  /**
+   * France: how the platforms process the invoice, written as a note with the subject code BAR: B2B (domestic, e-invoicing), B2BINT (international), B2C, OUTOFSCOPE, ARCHIVEONLY. With B2B the buyer's SIREN is required
+   */
+  processing?: 'B2B' | 'B2BINT' | 'B2C' | 'OUTOFSCOPE' | 'ARCHIVEONLY';
+  /**
+   * The buyer issues the invoice for the seller (self-billing): type code 389, 261 for a credit note (BT-3)
+   */
+  self_billed?: boolean;
+  /**
+   * An invoice that corrects the one in preceding_invoices (exactly one, with its date): type code 384 (BT-3)
+   */
+  corrective?: boolean;
   /**
    * The payee, when not the seller, e.g. a factoring company (BG-10)
    */
@@ -1004,6 +1024,14 @@ export interface EInvoiceParty {
    * Scheme of company_id (BT-30-1 / BT-47-1), an ISO/IEC 6523 ICD code, e.g. 0002 for a French SIREN
    */
   company_id_scheme?: string;
+  /**
+   * France: the SIREN (9 digits), written as the legal registration identifier with scheme 0002 (BT-30 / BT-47) and, for profile fr, as the electronic address (scheme 0225) unless endpoint is given
+   */
+  siren?: string;
+  /**
+   * France: the SIRET of the establishment (14 digits, starting with the SIREN), written as an identifier with scheme 0009 (BT-29 / BT-46)
+   */
+  siret?: string;
   /**
    * Additional legal information of the seller (BT-33), e.g. share capital; seller only
    */

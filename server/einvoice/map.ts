@@ -12,7 +12,8 @@ import { linesOf } from './map-lines';
 import { deliveryOf, documentsOf, notesOf, payeeOf, paymentOf, referencesOf, taxRepresentativeOf } from './map-parts';
 import type { EInvoice, Profile } from './model';
 import { normProblems } from './norm-checks';
-import { modelParty } from './parties';
+import { frenchMentions, frenchOnly, frenchProblems, typeCodeOf } from './france';
+import { modelParty, partyConflicts } from './parties';
 import { PROFILES, profileProblems } from './profiles';
 import { invoiceVat, type AdjustmentLabels, type InvoiceVat } from './vat-categories';
 
@@ -31,6 +32,9 @@ export interface MapInput {
   attachment?: string;
   now?: Date;
 }
+
+/** e_invoice.vat_on as BT-8 (UNTDID 2005): VAT on debits is due at the invoice date (3), on receipts at payment (432). */
+const VAT_ON = { debits: '3', receipts: '432' } as const;
 
 /** Runs `step`, keeping its validation problems with the others (every problem is reported at once). */
 function collector(problems: FieldProblem[]) {
@@ -58,6 +62,16 @@ function readRequest(input: MapInput): { when: InvoiceDates; seller: EInvoice['s
       message: 'e_invoice.vat_point_date_code and tax_point_date cannot both be given (BR-CO-3): send one',
     });
   }
+  if (e.vat_on !== undefined && (e.vat_point_date_code !== undefined || doc.tax_point_date !== undefined)) {
+    problems.push({
+      field: 'e_invoice.vat_on',
+      message: `e_invoice.vat_on and ${e.vat_point_date_code !== undefined ? 'e_invoice.vat_point_date_code' : 'tax_point_date'} both say when VAT is due (BT-7, BT-8): send one`,
+    });
+  }
+  if (e.corrective && doc.type !== 'invoice') {
+    problems.push({ field: 'e_invoice.corrective', message: `e_invoice.corrective is for an invoice (type code 384), not a ${doc.type}` });
+  }
+  problems.push(...partyConflicts(e.seller, 'seller'), ...partyConflicts(e.buyer, 'buyer'));
   const seller = modelParty(doc.from, e.seller);
   const buyer = modelParty(doc.to, e.buyer);
   const vat = collector(problems)(() => invoiceVat(doc, totals, Boolean(seller.vatId || buyer.vatId), input.labels));
@@ -114,6 +128,7 @@ function unmetRequirements(invoice: EInvoice, doc: DocumentRequest, syntax: MapI
   return [
     ...normProblems(invoice, !e.payment_means?.account_id || Boolean(e.payment_means.iban)),
     ...profileProblems(invoice, syntax),
+    ...(PROFILES[invoice.profile].france ? frenchProblems(invoice, doc) : frenchOnly(e)),
   ].filter((p, i, all) => all.findIndex((q) => q.field === p.field) === i);
 }
 
@@ -124,15 +139,15 @@ export function toEInvoice(input: MapInput): EInvoice {
   const { when, seller, buyer, vat } = readRequest(input);
   const e = doc.e_invoice ?? {};
   const profile = e.profile ?? input.defaultProfile;
-  const invoice: EInvoice = {
+  const made: EInvoice = {
     profile,
     businessProcess: e.business_process ?? PROFILES[profile].businessProcess,
-    typeCode: doc.type === 'credit_note' ? '381' : '380',
+    typeCode: typeCodeOf(doc),
     number: doc.number!,
     issueDate: when.issue,
     dueDate: when.due,
     taxPointDate: when.taxPoint,
-    taxPointDateCode: e.vat_point_date_code,
+    taxPointDateCode: e.vat_point_date_code ?? (e.vat_on ? VAT_ON[e.vat_on] : undefined),
     currency: totals.currency,
     taxCurrency: totals.taxCurrency,
     buyerReference: e.buyer_reference ?? buyerReferenceStandIn(doc, profile),
@@ -155,6 +170,7 @@ export function toEInvoice(input: MapInput): EInvoice {
     documents: documentsOf(e, doc.number!, input.attachment),
     minorUnits: totals.minorUnits,
   };
+  const invoice = PROFILES[profile].france ? frenchMentions(made, e) : made;
   const unmet = unmetRequirements(invoice, doc, input.syntax);
   if (unmet.length > 0) throw errors.validation(unmet);
   return invoice;

@@ -6,8 +6,10 @@ import type { TaxCategoryCode } from '../documents/model';
 import type { Decimal, LineAdjustment } from '../money/totals';
 
 /** `peppol`: Peppol BIS Billing 3.0 (UBL only); `en16931`: the bare norm (Factur-X EN 16931 in CII); `xrechnung`:
- * XRechnung 3.0 (KoSIT); `minimum`, `basic_wl`, `basic`, `extended`: the other Factur-X / ZUGFeRD profiles (CII only). */
-export type Profile = 'peppol' | 'en16931' | 'xrechnung' | 'minimum' | 'basic_wl' | 'basic' | 'extended';
+ * XRechnung 3.0 (KoSIT); `minimum`, `basic_wl`, `basic`, `extended`: the other Factur-X / ZUGFeRD profiles (CII only);
+ * `fr`, `extended_ctc_fr`: France's reform (XP Z12-012), the EN16931 and EXTENDED-CTC-FR profiles with the French
+ * rules (france.ts). */
+export type Profile = 'peppol' | 'en16931' | 'xrechnung' | 'minimum' | 'basic_wl' | 'basic' | 'extended' | 'fr' | 'extended_ctc_fr';
 
 /** An identifier with its optional scheme (ISO/IEC 6523 ICD, UNTDID 1153, EAS: as the term says). */
 export interface Identifier {

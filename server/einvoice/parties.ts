@@ -3,6 +3,7 @@
 // structured `e_invoice.seller` / `e_invoice.buyer`, then as the model's BG-4 / BG-7 (modelParty). Pure functions; no XML
 // here.
 import type { EInvoiceParty } from '../documents/model';
+import type { FieldProblem } from '../errors';
 import { isCountryCode } from '../documents/country';
 import type { Party } from './model';
 
@@ -82,6 +83,26 @@ export function partyFrom(freeText: string, structured: EInvoiceParty = {}): Ubl
   return party;
 }
 
+function identifiersOf(structured: EInvoiceParty): Party['identifiers'] {
+  const all = [
+    ...(structured.siret ? [{ id: structured.siret, scheme: '0009' }] : []),
+    ...(structured.identifiers ?? []).map((i) => ({ id: i.id, scheme: i.scheme })),
+  ];
+  return all.length > 0 ? all : undefined;
+}
+
+/** Structured terms of a party that contradict each other (a SIREN beside another legal registration identifier). */
+export function partyConflicts(structured: EInvoiceParty | undefined, role: 'seller' | 'buyer'): FieldProblem[] {
+  if (!structured?.siren || structured.company_id === undefined) return [];
+  if (structured.company_id === structured.siren && (structured.company_id_scheme ?? '0002') === '0002') return [];
+  return [
+    {
+      field: `e_invoice.${role}.siren`,
+      message: `e_invoice.${role}.siren is the legal registration identifier (BT-${role === 'seller' ? 30 : 47}), and company_id gives another: send one`,
+    },
+  ];
+}
+
 /** The party of the EN 16931 model (BG-4 seller, BG-7 buyer): the free text read as above, with every structured
  * term of the request (trading name, identifiers, legal and tax registration, contact). */
 export function modelParty(freeText: string, structured: EInvoiceParty = {}): Party {
@@ -90,7 +111,9 @@ export function modelParty(freeText: string, structured: EInvoiceParty = {}): Pa
   return {
     name: p.name,
     tradingName: structured.trading_name,
-    identifiers: structured.identifiers?.map((i) => ({ id: i.id, scheme: i.scheme })),
+    // France: the SIRET is an identifier in scheme 0009 (BT-29 / BT-46), first; the SIREN the legal registration
+    // identifier in scheme 0002 (BT-30 / BT-47) when company_id does not give it.
+    identifiers: identifiersOf(structured),
     endpoint: p.endpoint,
     address: {
       street: p.street,
@@ -103,7 +126,11 @@ export function modelParty(freeText: string, structured: EInvoiceParty = {}): Pa
     },
     vatId: p.vatId,
     taxRegistrationId: structured.tax_registration_id,
-    companyId: p.companyId ? { id: p.companyId, scheme: structured.company_id_scheme } : undefined,
+    companyId: p.companyId
+      ? { id: p.companyId, scheme: structured.company_id_scheme }
+      : structured.siren
+        ? { id: structured.siren, scheme: '0002' }
+        : undefined,
     legalInfo: structured.legal_info,
     contact,
   };

@@ -49,6 +49,8 @@ export interface ProfileRow {
    * seller's country as its only address and none for the buyer (the PDF beside it says the rest). Optional terms
    * the profile cannot carry are refused (profile-terms.ts), never left out. */
   keyFigures: boolean;
+  /** France's reform (XP Z12-012): the French mentions are written (france.ts) and the French rules (BR-FR) apply. */
+  france?: boolean;
   /** Whether it is a full EN 16931 invoice (MINIMUM and BASIC WL are not: they are not valid invoices in the EU's
    * sense, and the norm's rules do not apply to them). */
   en16931: boolean;
@@ -138,6 +140,29 @@ export const PROFILES: Record<Profile, ProfileRow> = {
       facturXSchemas: true,
     },
   },
+  fr: {
+    // France's EN16931 profile: BT-24 is the norm's own; a received one is told from en16931 by its content (a French
+    // billing framework in BT-23: france.ts, isFrenchInvoice).
+    specification: 'urn:cen.eu:en16931:2017',
+    syntaxes: ['ubl', 'cii'],
+    facturX: { level: 'EN 16931', attachment: 'factur-x.xml', xsd: 'FacturX-EN16931', rules: 'facturx-en16931' },
+    lines: true,
+    keyFigures: false,
+    en16931: true,
+    france: true,
+    received: { ubl: ['en16931-ubl', 'br-fr-ubl'], cii: ['en16931-cii', 'br-fr-cii'] },
+  },
+  extended_ctc_fr: {
+    specification: 'urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr',
+    syntaxes: ['ubl', 'cii'],
+    // In a PDF: Factur-X's EXTENDED level, of which EXTENDED-CTC-FR is a subset (the FNFE's note, 1.4.0).
+    facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED', rules: 'facturx-extended' },
+    lines: true,
+    keyFigures: false,
+    en16931: true,
+    france: true,
+    received: { ubl: ['extended-ctc-fr-ubl', 'br-fr-ubl'], cii: ['extended-ctc-fr-cii', 'br-fr-cii'] },
+  },
 };
 
 /** The rule sets of a received document whose BT-24 names no specification of the table (another CIUS, an older
@@ -225,8 +250,22 @@ function ciiProblems(invoice: EInvoice, row: ProfileRow, out: FieldProblem[]): v
   out.push(...carriageProblems(invoice, row.facturX?.level ?? invoice.profile));
 }
 
-/** What Peppol requires: electronic addresses in a scheme it delivers to. */
+/** What Peppol requires: electronic addresses in a scheme it delivers to, and the type codes of its billing profile
+ * (PEPPOL-EN16931-P0100, P0101: self-billing is a specification of its own; P0112: a corrected invoice, 384, between
+ * German parties only). */
 function peppolProblems(invoice: EInvoice, out: FieldProblem[]): void {
+  if (invoice.typeCode === '389' || invoice.typeCode === '261') {
+    out.push({
+      field: 'e_invoice.self_billed',
+      message: 'e_invoice.self_billed is not in Peppol BIS Billing (self-billing is a Peppol specification of its own, PEPPOL-EN16931-P0100): use the profile en16931',
+    });
+  }
+  if (invoice.typeCode === '384' && !(invoice.seller.address.country === 'DE' && invoice.buyer.address.country === 'DE')) {
+    out.push({
+      field: 'e_invoice.corrective',
+      message: 'e_invoice.corrective (type code 384) is allowed by Peppol BIS Billing between German parties only (PEPPOL-EN16931-P0112): use the profile en16931',
+    });
+  }
   for (const role of ['seller', 'buyer'] as const) {
     const scheme = invoice[role].endpoint?.scheme;
     if (scheme && !PEPPOL_EAS.has(scheme)) {

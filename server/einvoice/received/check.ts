@@ -130,6 +130,8 @@ const XSD_NAMES: Record<XsdRoot, { name: string; version: string }> = {
   'FacturX-BASIC': { name: 'Factur-X BASIC XSD', version: '1.09' },
   'FacturX-EN16931': { name: 'Factur-X EN 16931 XSD', version: '1.09' },
   'FacturX-EXTENDED': { name: 'Factur-X EXTENDED XSD', version: '1.09' },
+  'CrossIndustryInvoice-D22B': { name: 'CII XSD', version: 'D22B' },
+  CrossDomainAcknowledgementAndResponse: { name: 'CDAR XSD', version: 'D22B' },
 };
 
 /** What a received document is, from its parsed tree. */

@@ -20,7 +20,15 @@ export const RULE_SET_IDS = [
   'facturx-basic',
   'facturx-en16931',
   'facturx-extended',
+  'br-fr-ubl',
+  'br-fr-cii',
+  'extended-ctc-fr-ubl',
+  'extended-ctc-fr-cii',
+  'br-fr-cdar',
 ] as const;
+
+/** What a rule set is written for: an invoice's syntax, or the CDAR lifecycle status message. */
+export type RuleSyntax = 'ubl' | 'cii' | 'cdar';
 
 export type RuleSetId = (typeof RULE_SET_IDS)[number];
 
@@ -30,7 +38,7 @@ export interface RuleSet {
   /** The release of the rules. */
   version: string;
   /** The syntax it is written for (the warm-up document at start-up is an empty root of it). */
-  syntax: 'ubl' | 'cii';
+  syntax: RuleSyntax;
   /** The compiled rules, relative to RULES_DIR; absent for a rule set that cannot run (`notRun` says why). */
   file?: string;
   /** Files the rules read with document(), relative to RULES_DIR: parsed once, with the rules. */

@@ -8,12 +8,12 @@ import { pathToFileURL } from 'node:url';
 import SaxonJS from 'saxon-js';
 import { serveJobsWhenLoaded } from '../../worker-jobs';
 import { workerInput } from '../../worker-port';
-import type { RuleSetFiles } from './rule-sets';
+import type { RuleSetFiles, RuleSyntax } from './rule-sets';
 import { textOf } from '../shared-text';
 import { svrlFailures, type SvrlFailure } from './svrl';
 
 export interface RulesWorkerData {
-  sets: (RuleSetFiles & { name: string; syntax: 'ubl' | 'cii' })[];
+  sets: (RuleSetFiles & { name: string; syntax: RuleSyntax })[];
   /** Added to this worker's nice value (Linux: per thread), so that Chromium and the event loop go first. */
   niceness: number;
 }
@@ -30,9 +30,10 @@ interface Loaded {
   documentPool: Record<string, unknown>;
 }
 
-const EMPTY: Record<'ubl' | 'cii', string> = {
+const EMPTY: Record<RuleSyntax, string> = {
   ubl: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>',
   cii: '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>',
+  cdar: '<rsm:CrossDomainAcknowledgementAndResponse xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossDomainAcknowledgementAndResponse:100"/>',
 };
 
 function transform(set: Loaded, xml: string): string {

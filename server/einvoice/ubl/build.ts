@@ -186,8 +186,9 @@ function totals(xml: Node, invoice: EInvoice, m: Money): void {
 
 /** The UNTDID 1001 codes of a credit note in the EN 16931 code list (BR-CL-01), each written as a UBL CreditNote:
  * 81 credit note related to goods or services, 83 credit note related to financial adjustments, 381 credit note,
- * 396 factored credit note, 532 forwarder's credit note. Every other code is an Invoice. */
-const CREDIT_NOTE_TYPES = new Set(['81', '83', '381', '396', '532']);
+ * 396 factored credit note, 532 forwarder's credit note, 261 self-billed credit note, 262 consolidated credit note
+ * (goods and services). Every other code is an Invoice. */
+const CREDIT_NOTE_TYPES = new Set(['81', '83', '261', '262', '381', '396', '532']);
 
 export function buildUbl(invoice: EInvoice): UblDocument {
   const { root, tree } = ublTree(invoice);
