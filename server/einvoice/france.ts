@@ -146,11 +146,17 @@ function partyProblems(invoice: EInvoice, role: 'seller' | 'buyer', b2b: boolean
   if (schemes.some((s) => !s)) {
     out.push({ field: `${field}.identifiers`, message: `${field}.identifiers each need a scheme in a French invoice (BR-FR-CO-10)` });
   } else if (new Set(schemes).size < schemes.length) {
-    out.push({ field: `${field}.identifiers`, message: `${field}.identifiers have one identifier per scheme in a French invoice (BR-FR-CO-10)` });
+    out.push({
+      field: `${field}.identifiers`,
+      message: `${field}.identifiers have one identifier per scheme in a French invoice (BR-FR-CO-10)`,
+    });
   }
   for (const siret of (party.identifiers ?? []).filter((i) => i.scheme === SIRET_SCHEME)) {
     if (!/^\d{14}$/.test(siret.id) || (siren !== undefined && !siret.id.startsWith(siren))) {
-      out.push({ field: `${field}.siret`, message: `${field}.siret is 14 digits that start with the SIREN${siren ? ` ${siren}` : ''} (BR-FR-09)` });
+      out.push({
+        field: `${field}.siret`,
+        message: `${field}.siret is 14 digits that start with the SIREN${siren ? ` ${siren}` : ''} (BR-FR-09)`,
+      });
     }
   }
 }
@@ -171,11 +177,17 @@ function routingProblems(invoice: EInvoice, out: FieldProblem[]): void {
 
 function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldProblem[]): void {
   if (!ID_FORM.test(invoice.number)) {
-    out.push({ field: 'number', message: 'number of a French invoice has at most 35 letters, digits and + - _ / (no spaces, BR-FR-01, BR-FR-02)' });
+    out.push({
+      field: 'number',
+      message: 'number of a French invoice has at most 35 letters, digits and + - _ / (no spaces, BR-FR-01, BR-FR-02)',
+    });
   }
   for (const [i, p] of invoice.precedingInvoices.entries()) {
     if (!ID_FORM.test(p.number)) {
-      out.push({ field: `preceding_invoices[${i}].number`, message: `preceding_invoices[${i}].number has at most 35 letters, digits and + - _ / (BR-FR-01)` });
+      out.push({
+        field: `preceding_invoices[${i}].number`,
+        message: `preceding_invoices[${i}].number has at most 35 letters, digits and + - _ / (BR-FR-01)`,
+      });
     }
   }
   for (const [field, iso] of [
@@ -184,13 +196,15 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
     ['tax_point_date', invoice.taxPointDate],
   ] as const) {
     const y = year(iso);
-    if (y !== undefined && (y < 2000 || y > 2099)) out.push({ field, message: `${field} of a French invoice is in the years 2000 to 2099 (BR-FR-03)` });
+    if (y !== undefined && (y < 2000 || y > 2099))
+      out.push({ field, message: `${field} of a French invoice is in the years 2000 to 2099 (BR-FR-03)` });
   }
   const bt23 = invoice.businessProcess;
   if (bt23 === undefined) {
     out.push({
       field: 'e_invoice.operation_category',
-      message: 'e_invoice.operation_category is required for a French invoice: goods, services or mixed (the billing framework, BT-23, BR-FR-08), or business_process with its code',
+      message:
+        'e_invoice.operation_category is required for a French invoice: goods, services or mixed (the billing framework, BT-23, BR-FR-08), or business_process with its code',
     });
   } else if (!BILLING_FRAMEWORKS.includes(bt23)) {
     out.push({
@@ -226,7 +240,10 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
     });
   }
   if (invoice.minorUnits > 2) {
-    out.push({ field: 'currency', message: `currency ${invoice.currency} has ${invoice.minorUnits} decimals; a French invoice's amounts have at most 2 (BR-FR-DEC-01)` });
+    out.push({
+      field: 'currency',
+      message: `currency ${invoice.currency} has ${invoice.minorUnits} decimals; a French invoice's amounts have at most 2 (BR-FR-DEC-01)`,
+    });
   }
   const attachments = doc.e_invoice?.attachments ?? [];
   for (const [i, a] of attachments.entries()) {
@@ -240,7 +257,8 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
   if (invoice.documents.filter((d) => d.description === READABLE).length > 1) {
     out.push({
       field: 'e_invoice.attachments',
-      message: 'e_invoice.attachments has a LISIBLE document, and the invoice attaches its own rendering as LISIBLE: one at most (BR-FR-18); send embed_pdf false, or another description',
+      message:
+        'e_invoice.attachments has a LISIBLE document, and the invoice attaches its own rendering as LISIBLE: one at most (BR-FR-18); send embed_pdf false, or another description',
     });
   }
 }
@@ -259,10 +277,16 @@ function amountProblems(invoice: EInvoice, out: FieldProblem[]): void {
   }
   for (const [i, l] of invoice.lines.entries()) {
     if (l.quantity.decimalPlaces() > 4) {
-      out.push({ field: `items[${i}].quantity`, message: `items[${i}].quantity of a French invoice has at most 4 decimals (BR-FR-DEC-02)` });
+      out.push({
+        field: `items[${i}].quantity`,
+        message: `items[${i}].quantity of a French invoice has at most 4 decimals (BR-FR-DEC-02)`,
+      });
     }
     if (l.price.decimalPlaces() > 6) {
-      out.push({ field: `items[${i}].unit_cost`, message: `items[${i}].unit_cost of a French invoice has at most 6 decimals (BR-FR-DEC-03)` });
+      out.push({
+        field: `items[${i}].unit_cost`,
+        message: `items[${i}].unit_cost of a French invoice has at most 6 decimals (BR-FR-DEC-03)`,
+      });
     }
   }
 }
@@ -283,5 +307,8 @@ export function frenchProblems(invoice: EInvoice, doc: DocumentRequest): FieldPr
 export function frenchOnly(e: Structured): FieldProblem[] {
   return (['operation_category', 'processing'] as const)
     .filter((k) => e[k] !== undefined)
-    .map((k) => ({ field: `e_invoice.${k}`, message: `e_invoice.${k} is a term of France's reform: send it with e_invoice.profile fr or extended_ctc_fr` }));
+    .map((k) => ({
+      field: `e_invoice.${k}`,
+      message: `e_invoice.${k} is a term of France's reform: send it with e_invoice.profile fr or extended_ctc_fr`,
+    }));
 }

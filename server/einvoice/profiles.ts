@@ -257,13 +257,15 @@ function peppolProblems(invoice: EInvoice, out: FieldProblem[]): void {
   if (invoice.typeCode === '389' || invoice.typeCode === '261') {
     out.push({
       field: 'e_invoice.self_billed',
-      message: 'e_invoice.self_billed is not in Peppol BIS Billing (self-billing is a Peppol specification of its own, PEPPOL-EN16931-P0100): use the profile en16931',
+      message:
+        'e_invoice.self_billed is not in Peppol BIS Billing (self-billing is a Peppol specification of its own, PEPPOL-EN16931-P0100): use the profile en16931',
     });
   }
   if (invoice.typeCode === '384' && !(invoice.seller.address.country === 'DE' && invoice.buyer.address.country === 'DE')) {
     out.push({
       field: 'e_invoice.corrective',
-      message: 'e_invoice.corrective (type code 384) is allowed by Peppol BIS Billing between German parties only (PEPPOL-EN16931-P0112): use the profile en16931',
+      message:
+        'e_invoice.corrective (type code 384) is allowed by Peppol BIS Billing between German parties only (PEPPOL-EN16931-P0112): use the profile en16931',
     });
   }
   for (const role of ['seller', 'buyer'] as const) {

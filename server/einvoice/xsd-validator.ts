@@ -74,7 +74,11 @@ function schemaSets(paths: string | XsdPaths): SchemaSet[] {
     }
     if (p.franceXsdDir) {
       for (const [root, file] of Object.entries(FRANCE)) {
-        sets.push({ name: root === 'CrossDomainAcknowledgementAndResponse' ? 'CDAR D22B' : 'CII D22B', setting: 'FRANCE_XSD_DIR', files: { [root]: path.join(p.franceXsdDir, file) } });
+        sets.push({
+          name: root === 'CrossDomainAcknowledgementAndResponse' ? 'CDAR D22B' : 'CII D22B',
+          setting: 'FRANCE_XSD_DIR',
+          files: { [root]: path.join(p.franceXsdDir, file) },
+        });
       }
     }
   }

@@ -18,6 +18,7 @@
 // - An unknown BT-24 (another CIUS, an older XRechnung, ZUGFeRD 1's comfort profile, none at all) is reported as it is
 //   (`profile: null`) and checked with its syntax's XSD and EN 16931 rules.
 import type { Profile } from '../model';
+import { isFrenchBillingFramework } from '../france';
 import { PROFILES, UNKNOWN_SPECIFICATION_RULES, receivedProfile } from '../profiles';
 import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
 import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
@@ -141,6 +142,9 @@ export interface Recognised {
   /** BT-24, trimmed; undefined when absent or empty. */
   specification: string | undefined;
   profile: Profile | null;
+  /** Issued under France's reform: its BT-23 is a French billing framework (B1, S1, M1, …), or its BT-24 names a French
+   * profile. The French rules (BR-FR) apply whatever its profile. */
+  french: boolean;
 }
 
 /** Printable and short: a name or namespace from the document, in a message (never a field value). */
@@ -155,10 +159,12 @@ export function recognise(root: XmlNode): Recognised {
   let syntax: Syntax;
   let documentType: DocumentType;
   let specification: string | undefined;
+  let businessProcess: string | undefined;
   if ((root.name === 'Invoice' && root.uri === UBL_INVOICE) || (root.name === 'CreditNote' && root.uri === UBL_CREDIT_NOTE)) {
     syntax = 'ubl';
     documentType = root.name === 'Invoice' ? 'invoice' : 'credit_note';
     specification = child(root, UBL_CBC, 'CustomizationID')?.text.trim();
+    businessProcess = child(root, UBL_CBC, 'ProfileID')?.text;
   } else if (root.name === 'CrossIndustryInvoice' && root.uri === CII_RSM) {
     syntax = 'cii';
     const typeCode = child(child(root, CII_RSM, 'ExchangedDocument'), CII_RAM, 'TypeCode')?.text.trim();
@@ -168,11 +174,16 @@ export function recognise(root: XmlNode): Recognised {
       .filter((c) => c.uri === CII_RAM && c.name === 'GuidelineSpecifiedDocumentContextParameter')
       .map((p) => child(p, CII_RAM, 'ID')?.text.trim())
       .find((id) => id);
+    businessProcess = child(child(context, CII_RAM, 'BusinessProcessSpecifiedDocumentContextParameter'), CII_RAM, 'ID')?.text;
   } else {
     throw errors.unsupportedDocument(unsupported(root));
   }
   if (!specification) specification = undefined;
-  return { syntax, documentType, specification, profile: receivedProfile(specification, syntax) ?? null };
+  const named = receivedProfile(specification, syntax) ?? null;
+  const french = (named !== null && PROFILES[named].france === true) || isFrenchBillingFramework(businessProcess);
+  // The EN16931 profile of the reform has the norm's own BT-24: its billing framework says it is France's.
+  const profile = named === 'en16931' && french ? 'fr' : named;
+  return { syntax, documentType, specification, profile, french };
 }
 
 function unsupported(root: XmlNode): string {
@@ -188,19 +199,26 @@ function unsupported(root: XmlNode): string {
 
 /** Which XSD and rule sets check a document (the table is profiles.ts's). */
 export function applicable(
-  recognised: Pick<Recognised, 'syntax' | 'documentType' | 'profile'>,
+  recognised: Pick<Recognised, 'syntax' | 'documentType' | 'profile'> & { french?: boolean },
   fromFacturXPdf = false,
 ): { xsd: XsdRoot; ruleSets: RuleSetId[] } {
   const { syntax, documentType, profile } = recognised;
   const row = profile ? PROFILES[profile] : undefined;
-  const own = row?.received[syntax] ?? UNKNOWN_SPECIFICATION_RULES[syntax];
+  const rows = row?.received[syntax] ?? UNKNOWN_SPECIFICATION_RULES[syntax];
+  // An invoice issued under France's reform in any profile (Factur-X BASIC WL, EXTENDED, …) also meets the French rules.
+  const frenchRules = FRENCH_RULES[syntax];
+  const own = recognised.french && !rows.includes(frenchRules) ? [...rows, frenchRules] : rows;
   if (syntax === 'ubl') return { xsd: documentType === 'invoice' ? 'Invoice' : 'CreditNote', ruleSets: [...own] };
   const facturX = row?.facturX && (row.received.facturXSchemas || fromFacturXPdf) ? row.facturX : undefined;
   return {
-    xsd: facturX?.xsd ?? 'CrossIndustryInvoice',
+    // France's reform names CII D22B: a French CII that is not a Factur-X profile's is checked against it.
+    xsd: facturX?.xsd ?? (recognised.french ? 'CrossIndustryInvoice-D22B' : 'CrossIndustryInvoice'),
     ruleSets: [...own, ...(facturX?.rules ? [facturX.rules] : [])],
   };
 }
+
+/** The French rules (BR-FR, Flux 2) of each syntax. */
+const FRENCH_RULES: Record<Syntax, RuleSetId> = { ubl: 'br-fr-ubl', cii: 'br-fr-cii' };
 
 /** The text as the XSD and the rules read it: no byte order mark, and an XML declaration that names no other
  * encoding than the UTF-8 it is handed over in (the bytes were decoded by decodeXml already). */

@@ -38,7 +38,7 @@ export const RECEIVED_PARAMETERS: Record<ReceivedUse, Node[]> = {
       in: 'query',
       required: false,
       description: 'A received e-invoice: the specification to write it to, instead of its own (its rules are then checked on the output)',
-      schema: { enum: ['peppol', 'en16931', 'xrechnung', 'minimum', 'basic_wl', 'basic', 'extended'] },
+      schema: { enum: ['peppol', 'en16931', 'xrechnung', 'minimum', 'basic_wl', 'basic', 'extended', 'fr', 'extended_ctc_fr'] },
     },
     themeQuery,
   ],

