@@ -9,7 +9,8 @@ import { errors } from './errors';
 import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
 import { maxBodyValues, type BodyKind, type ParsedBody } from './documents/parse-body';
 import { readBody } from './documents/read-body';
-import { validateDocument } from './documents/validate';
+import { validateDocument, validateStatusRequest } from './documents/validate';
+import type { StatusRequest } from './einvoice/cdar/status-of';
 import type { LogoOptions } from './logo/fetch-logo';
 import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
@@ -85,6 +86,11 @@ export class DocumentPipeline {
   parse(kind: BodyKind, raw: Buffer): Promise<ParsedBody> {
     const { maxItems, maxCustomFields } = this.config.limits;
     return readBody(kind, raw, { maxItems, maxValues: maxBodyValues(maxItems, maxCustomFields) });
+  }
+
+  /** The body of POST /status, validated against its schema (validation_failed naming every field). */
+  statusRequest(body: ParsedBody): StatusRequest {
+    return validateStatusRequest(this.assets.schemas, body) as StatusRequest;
   }
 
   /** The locale for the client's language tags, most preferred first (never fails; en-US when nothing matches). */

@@ -7,7 +7,7 @@
 import { inTurn } from './cpu-turns';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
-import { errors } from './errors';
+import { DomainError, errors } from './errors';
 import { WorkerPoolError } from './worker-pool';
 import { readCii } from './einvoice/cii/read';
 import type { EInvoice, Profile } from './einvoice/model';
@@ -23,6 +23,8 @@ import { checkConformanceLevel, readFacturXPdf, type FacturXPdf } from './einvoi
 import { retarget, type Target } from './einvoice/received/retarget';
 import type { RulesPool } from './einvoice/rules/rules-pool';
 import { readUbl } from './einvoice/ubl/read';
+import { writeCdar } from './einvoice/cdar/build';
+import { statusInput, type StatusRequest } from './einvoice/cdar/status-of';
 import { decodeXml } from './einvoice/xml-tree';
 import { PRODUCER } from './pdf/metadata';
 import { CREATOR, type DocumentPipeline, type RenderedDocument } from './pipeline';
@@ -173,6 +175,45 @@ export class ReceivedPipeline {
     const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, opts.theme, opts.signal, false);
     const info = { title: shown.html.title, author: shown.html.author, creator: CREATOR, producer: PRODUCER };
     return { ...shown, pdf: await this.pipeline.signPdf(await packageFacturX(invoice, xml, { pdf: shown.pdf, info })) };
+  }
+
+  /** The CDAR lifecycle status message (France's reform) of a received French invoice, as `request` states it: the
+   * invoice is checked (its XSD must pass for it to be read; its rules need not: a refusal is for an invoice that
+   * breaks them too), known to be French, read, and the message written and checked against the CDAR XSD. */
+  async status(request: StatusRequest, signal?: AbortSignal): Promise<{ xml: string; filename: string }> {
+    const doc = await this.check({ kind: 'xml', bytes: Buffer.from(request.invoice, 'utf8') }, signal).catch((err: unknown) => {
+      // The invoice is a field of the request here, not the body: what is wrong with it is a problem of that field.
+      if (err instanceof DomainError && (err.code === 'unsupported_document' || err.code === 'malformed_xml')) {
+        throw errors.validation([
+          { field: 'invoice', message: `invoice: ${err.message.replace(/^The body /, 'the text ').replace(/\.$/, '')}` },
+        ]);
+      }
+      throw err;
+    });
+    if (failedXsd(doc.report)) {
+      throw errors.validation([
+        {
+          field: 'invoice',
+          message: `invoice is not valid against its XSD (${doc.report.errors[0]!.message.slice(0, 200)}): it cannot be read; POST /validate reports it whole`,
+        },
+      ]);
+    }
+    if (!doc.report.french) {
+      throw errors.validation([
+        {
+          field: 'invoice',
+          message:
+            "invoice is not a French e-invoice: lifecycle statuses are France's reform's (an invoice under it states a billing framework in BT-23, B1, S1, M1 …, or an electronic address in scheme 0225)",
+        },
+      ]);
+    }
+    const invoice = await inTurn(() => this.read(doc));
+    const xml = writeCdar(statusInput(request, invoice, new Date()));
+    await checked(this.xsd, xml, 'CrossDomainAcknowledgementAndResponse');
+    const name = pdfFilename({ type: 'invoice', number: invoice.number })
+      .replace(/^invoice-/, 'status-')
+      .replace(/\.pdf$/, `-${request.status}.xml`);
+    return { xml, filename: name };
   }
 
   /** Checked to be shown or converted: no longer than MAX_ITEMS lines. */

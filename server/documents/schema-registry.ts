@@ -47,6 +47,8 @@ export interface NumericFields {
 export interface SchemaRegistry {
   get(type: DocumentType): TypeSchema;
   numericFields: NumericFields;
+  /** schemas/status-request.json: the body of POST /status (a received French invoice's lifecycle status). */
+  statusRequest: ValidateFunction;
   /** The schema files as loaded (with the configured limits), for the OpenAPI description. */
   raw(): ReadonlyMap<string, Record<string, unknown>>;
 }
@@ -237,6 +239,27 @@ function compileTypes(c: TypeCompilation, dir: string, problems: string[]): Map<
   return types;
 }
 
+/** A schema file of another body than a document's, compiled; undefined (and a problem) when it is missing or broken. */
+function compileOther(
+  ajv: Ajv,
+  raw: ReadonlyMap<string, SchemaNode>,
+  name: string,
+  dir: string,
+  problems: string[],
+): ValidateFunction | undefined {
+  const schema = raw.get(name);
+  if (!schema) {
+    problems.push(`${path.join(dir, `${name}.json`)} is missing`);
+    return undefined;
+  }
+  try {
+    return ajv.compile(schema);
+  } catch (err) {
+    problems.push(`${name}.json: ${messageOf(err)}`);
+    return undefined;
+  }
+}
+
 /** `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder. */
 export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): SchemaRegistry {
   const problems: string[] = [];
@@ -251,7 +274,8 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
   const shape = emptyShape();
   addProperties(shape, child(documentDef, 'properties'), definitions);
   const types = compileTypes({ ajv, raw, definitions, shared, documentNumbers, shape }, dir, problems);
-  if (problems.length > 0) throw new SchemaLoadError(problems);
+  const statusRequest = compileOther(ajv, raw, 'status-request', dir, problems);
+  if (problems.length > 0 || !statusRequest) throw new SchemaLoadError(problems);
   return {
     get(type) {
       const schema = types.get(type);
@@ -259,6 +283,7 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
       return schema;
     },
     numericFields: { document: documentNumbers, item: itemNumbers, shape },
+    statusRequest,
     raw: () => raw,
   };
 }

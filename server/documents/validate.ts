@@ -226,6 +226,18 @@ export function validateDocument(registry: SchemaRegistry, body: ParsedBody): Do
   return toDocument(doc, rawType, schema.accepted);
 }
 
+/** The body of POST /status checked against schemas/status-request.json; every problem thrown at once. */
+export function validateStatusRequest(registry: SchemaRegistry, body: ParsedBody): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
+  const request = withoutBlanks(body) as Record<string, unknown>;
+  const validate = registry.statusRequest;
+  const illegal = illegalCharacterProblems(request, new Set(Object.keys(request)));
+  if (!validate(request) || illegal.length > 0) {
+    throw errors.validation([...toProblems(validate.errors ?? [], 'invoice', MAX_DETAILS), ...illegal].slice(0, MAX_DETAILS));
+  }
+  return request;
+}
+
 /** Text of white space only (spaces, line breaks, no-break spaces, …). */
 const BLANK = /^\s*$/;
 

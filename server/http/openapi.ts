@@ -9,8 +9,16 @@ import { DOCUMENT_TYPES, E_INVOICE_TYPES } from '../documents/model';
 import { batchOperation, batchSchemas } from './openapi/batch';
 import { documentPaths, type FormEncodings } from './openapi/documents';
 import { HEADERS } from './openapi/responses';
-import { batchFormSchema, documentSchemas, errorSchema, formSchema, reportSchemas, type Node } from './openapi/schemas';
-import { validateOperation } from './openapi/received';
+import {
+  batchFormSchema,
+  documentSchemas,
+  errorSchema,
+  formSchema,
+  reportSchemas,
+  statusRequestSchema,
+  type Node,
+} from './openapi/schemas';
+import { statusOperation, validateOperation } from './openapi/received';
 
 export interface OpenApiOptions {
   /** The server URL (docs.ts puts the request's own origin there). */
@@ -55,6 +63,7 @@ export function buildOpenApi(registry: SchemaRegistry, files: OpenApiFiles, opti
     paths: {
       ...documentPaths(files.examples, encodings),
       '/validate': validateOperation(),
+      '/status': statusOperation(),
       '/batch': batchOperation(files.examples, maxBatch, encodings.batch),
       ...operationPaths(),
     },
@@ -75,6 +84,7 @@ function componentSchemas(registry: SchemaRegistry, maxBatch: number): { schemas
   const schemas: Node = {
     ...documentSchemas(registry),
     ...reportSchemas(registry),
+    StatusRequest: statusRequestSchema(registry),
     Error: errorSchema(),
     AnyDocument: { ...anyDocument(DOCUMENT_TYPES), description: 'A document of any of the twelve types' },
     EInvoiceDocument: { ...anyDocument(E_INVOICE_TYPES), description: 'An invoice, a receipt or a credit note' },

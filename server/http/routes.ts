@@ -12,6 +12,7 @@ import type { Quota } from '../quota/quota';
 import type { Locale } from '../render/locale';
 import type { ReceivedPipeline, Target } from '../received-pipeline';
 import { batchHandler } from './batch';
+import { bodyKind } from './body-kind';
 import { counted } from './counted';
 import { queryProfile, queryTheme, receivedBody } from './received';
 import { requestErrors } from './request-errors';
@@ -69,6 +70,8 @@ export const ROUTES: readonly Route[] = [
   // A received e-invoice checked against its XSD and every official rule set of its specification: the report, a 200
   // whether it passes or not (received-pipeline.ts); one document of the quota.
   { method: 'POST', path: '/validate', answers: ['application/json'], handler: validateRoute },
+  // The lifecycle status of a received French invoice (France's reform): the CDAR message; one document of the quota.
+  { method: 'POST', path: '/status', answers: [XML], handler: statusRoute },
   // Many documents in one request (batch.ts).
   {
     method: 'POST',
@@ -102,6 +105,16 @@ function validateRoute(ctx: RouteContext): RequestHandler {
     const pipe = receiving(ctx);
     res.locals.documentType = 'received';
     res.status(200).json(await counted(ctx.quota, res, (signal) => pipe.validate(body, signal)));
+  };
+}
+
+function statusRoute(ctx: RouteContext): RequestHandler {
+  return async (req, res) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const request = ctx.pipeline.statusRequest(await ctx.pipeline.parse(bodyKind(req.get('content-type')), raw));
+    const pipe = receiving(ctx);
+    res.locals.documentType = 'status';
+    send(res, await counted(ctx.quota, res, async (signal) => answerOf(await pipe.status(request, signal))));
   };
 }
 

@@ -1,5 +1,6 @@
 // The names in words of the codes a received e-invoice prints (locales/code-names.json): VAT categories (UNCL5305),
-// payment means (UNCL4461), VAT point date codes (UNTDID 2005) and document types (UNTDID 1001), each in every
+// payment means (UNCL4461), VAT point date codes (UNTDID 2005), document types (UNTDID 1001), note subjects (UNTDID
+// 4451) and France's billing frameworks (BT-23), each in every
 // language there is a catalogue for.
 // Read once with the label catalogues (render/units.ts calls it), which report every problem found here with their
 // own: a list missing, a code without a name in a language, a language without a catalogue. A code not listed
@@ -7,7 +8,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const CODE_NAME_LISTS = ['vat_category', 'payment_means', 'vat_point', 'document_type'] as const;
+export const CODE_NAME_LISTS = [
+  'vat_category',
+  'payment_means',
+  'vat_point',
+  'document_type',
+  'note_subject',
+  'billing_framework',
+] as const;
 export type CodeNameList = (typeof CODE_NAME_LISTS)[number];
 
 export type CodeNameLookup = (language: string, list: CodeNameList, code: string) => string | undefined;

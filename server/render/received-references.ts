@@ -10,7 +10,7 @@ import type { ReceivedContext } from './received-context';
 import { receivedType } from './received-document';
 import { rows, section, type ReceivedSection } from './received-sections';
 
-export function referenceSection(invoice: EInvoice, check: ReceivedCheck, { text, scheme }: ReceivedContext): ReceivedSection[] {
+export function referenceSection(invoice: EInvoice, check: ReceivedCheck, { text, scheme, code }: ReceivedContext): ReceivedSection[] {
   const object = invoice.invoicedObject;
   return section(
     'references',
@@ -26,16 +26,21 @@ export function referenceSection(invoice: EInvoice, check: ReceivedCheck, { text
       [text('tender'), invoice.tenderReference],
       [text('invoiced_object'), object && scheme(object.id, object.scheme)],
       [text('accounting_reference'), invoice.buyerAccountingReference],
-      [text('business_process'), invoice.businessProcess],
+      // France's billing frameworks (B1, S1, M1 …) in words; any other process as it is.
+      [text('business_process'), invoice.businessProcess && code('billing_framework', invoice.businessProcess)],
       [text('specification'), invoice.specification ?? check.specification ?? undefined],
     ),
   );
 }
 
-/** Each note with its subject code as its label (UNCL4451: AAI, REG …), or as its text alone. */
-export function notesSection(invoice: EInvoice, { text }: ReceivedContext): ReceivedSection | undefined {
+/** Each note with its subject (UNCL4451: AAI, REG, France's PMT, PMD, AAB …) in words as its label, or its text alone. */
+export function notesSection(invoice: EInvoice, { text, code }: ReceivedContext): ReceivedSection | undefined {
   if (invoice.notes.length === 0) return undefined;
-  const list = invoice.notes.map((n) => ({ label: n.subjectCode ?? '', value: n.text, multiline: true }));
+  const list = invoice.notes.map((n) => ({
+    label: n.subjectCode ? code('note_subject', n.subjectCode) : '',
+    value: n.text,
+    multiline: true,
+  }));
   return { key: 'notes', title: text('notes'), rows: list };
 }
 

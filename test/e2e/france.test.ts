@@ -7,12 +7,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { loadConfig } from '../../server/config';
 import { qpdfJson, readXmp } from '../helpers/pdfa-reader';
 import { loadRules, rules, STANDARDS_DIR, type Validator } from '../helpers/schematron';
 import { post, sharedService, tempDir } from '../helpers/service';
 import { xmllintErrors, xsdErrors } from '../helpers/ubl';
 import { frenchRequest } from '../helpers/france';
+import { hostileValue } from '../helpers/hostile-values';
+import { FRENCH_CASES, frenchCii, frenchUbl } from '../helpers/french-invoices';
 import { at } from '../helpers/xml-path';
 
 const config = loadConfig({});
@@ -391,4 +394,186 @@ describe('France: what the French rules require is a 400 naming the field', func
       }
     });
   }
+});
+
+describe('France: invoices written by hand (seven cases of the reform) read by /validate, and a broken copy of each', function () {
+  this.timeout(180000);
+  const rows: string[] = [];
+  after(() => rows.forEach((r) => console.log(`      ${r}`)));
+  const validate = async (xml: string) => {
+    const service = await sharedService();
+    const res = await post(service, xml, { path: '/validate', headers: { 'content-type': 'application/xml' } });
+    expect(res.status).to.equal(200);
+    return (await res.json()) as {
+      valid: boolean;
+      profile: string;
+      document_type: string;
+      rule_sets: { name: string; fatal: number }[];
+      errors: { rule: string; rule_set: string; message: string }[];
+    };
+  };
+  for (const c of FRENCH_CASES) {
+    for (const [syntax, write] of [
+      ['UBL', frenchUbl],
+      ['CII', frenchCii],
+    ] as const) {
+      it(`${c.name}, ${syntax}: valid, 0 fatal under EN 16931 and BR-FR; broken (${c.broken.what}): ${c.broken.rule}`, async function () {
+        const xml = write(c);
+        const report = await validate(xml);
+        expect(report.errors.map((e) => `${e.rule}: ${e.message.slice(0, 160)}`)).to.deep.equal([]);
+        expect(report.valid).to.equal(true);
+        expect(report.profile).to.equal('fr');
+        expect(report.document_type).to.equal(c.creditNote ? 'credit_note' : 'invoice');
+        expect(report.rule_sets.map((r) => r.name)).to.include(`BR-FR (France, XP Z12-012, Flux 2) ${syntax}`);
+        const broken = await validate(syntax === 'UBL' ? c.broken.ubl(xml) : c.broken.cii(xml));
+        expect(broken.valid).to.equal(false);
+        const named = broken.errors.filter((e) => e.rule.startsWith(c.broken.rule) && e.rule_set.startsWith('BR-FR'));
+        expect(named.length, JSON.stringify(broken.errors.map((e) => e.rule))).to.be.greaterThan(0);
+        rows.push(`${c.name} ${syntax}: valid; broken → ${[...new Set(broken.errors.map((e) => e.rule))].join(', ')}`);
+      });
+    }
+  }
+});
+
+const CDAR_XSD = path.join(config.franceXsdDir, 'CDAR', '1xsd-CDAR_D22B_uncoupled', 'CrossDomainAcknowledgementAndResponse_100pD22B.xsd');
+const REF = 'rsm:AcknowledgementDocument/ram:ReferenceReferencedDocument';
+
+describe('France: POST /status answers the CDAR lifecycle status message', function () {
+  this.timeout(180000);
+  const goods = FRENCH_CASES[0]!;
+  const mixed = FRENCH_CASES[2]!;
+  const statuses: [string, Record<string, unknown>, [string, string[]][]][] = [
+    ['received', {}, [[`${REF}/ram:ProcessConditionCode`, ['204']]]],
+    ['approved', {}, [[`${REF}/ram:ProcessConditionCode`, ['205']]]],
+    [
+      'refused',
+      { reason: 'MONTANTTOTAL_ERR', reason_text: 'Le total ne correspond pas à la commande.' },
+      [
+        [`${REF}/ram:ProcessConditionCode`, ['210']],
+        [`${REF}/ram:SpecifiedDocumentStatus/ram:ReasonCode`, ['MONTANTTOTAL_ERR']],
+        [`${REF}/ram:SpecifiedDocumentStatus/ram:Reason`, ['Le total ne correspond pas à la commande.']],
+      ],
+    ],
+    ['disputed', { reason: 'QTE_ERR' }, [[`${REF}/ram:SpecifiedDocumentStatus/ram:ReasonCode`, ['QTE_ERR']]]],
+    [
+      'paid',
+      {},
+      [
+        [`${REF}/ram:ProcessConditionCode`, ['212']],
+        [`${REF}/ram:SpecifiedDocumentStatus/ram:SpecifiedDocumentCharacteristic/ram:TypeCode`, ['MEN']],
+        // The amount due of the goods invoice: 120 × 1.10 + 80 × 1.25 = 232.00, VAT 5.5 % 12.76: 244.76.
+        [`${REF}/ram:SpecifiedDocumentStatus/ram:SpecifiedDocumentCharacteristic/ram:ValueAmount`, ['244.76']],
+        [`${REF}/ram:SpecifiedDocumentStatus/ram:SpecifiedDocumentCharacteristic/ram:ValuePercent`, ['5.5']],
+      ],
+    ],
+  ];
+  for (const [status, extra, paths] of statuses) {
+    for (const [syntax, write] of [
+      ['UBL', frenchUbl],
+      ['CII', frenchCii],
+    ] as const) {
+      it(`${status} of a ${syntax} invoice: valid under the CDAR XSD, 0 fatal under BR-FR-CDV, each value at its place`, async function () {
+        const service = await sharedService();
+        const res = await post(service, { invoice: write(goods), status, ...extra }, { path: '/status' });
+        const xml = await res.text();
+        expect(res.status, xml.slice(0, 600)).to.equal(200);
+        expect(res.headers.get('content-type')).to.match(/^application\/xml/);
+        expect(res.headers.get('content-disposition')).to.equal(`inline; filename="status-FA-2026-1001-${status}.xml"`);
+        expect(xmllintErrors(xml, CDAR_XSD)).to.deep.equal([]);
+        expect(fatal(rules('brFrCdar'), xml).map((f) => `${f.id}: ${f.message.slice(0, 200)}`)).to.deep.equal([]);
+        expect(at(xml, `${REF}/ram:IssuerAssignedID`)).to.deep.equal(['FA-2026-1001']);
+        expect(at(xml, `${REF}/ram:IssuerTradeParty/ram:GlobalID`)).to.deep.equal(['552100554']);
+        for (const [p, want] of paths) expect(at(xml, p), p).to.deep.equal(want);
+      });
+    }
+  }
+
+  it('paid with its amount and rate sent, of an invoice with two rates (the rate is then required)', async function () {
+    const service = await sharedService();
+    const none = await post(service, { invoice: frenchUbl(mixed), status: 'paid' }, { path: '/status' });
+    expect(none.status).to.equal(400);
+    expect(((await none.json()) as { details: { field: string }[] }).details.map((d) => d.field)).to.deep.equal(['vat_rate']);
+    const res = await post(service, { invoice: frenchUbl(mixed), status: 'paid', amount: 15000, vat_rate: 20 }, { path: '/status' });
+    const xml = await res.text();
+    expect(res.status, xml.slice(0, 400)).to.equal(200);
+    expect(at(xml, `${REF}/ram:SpecifiedDocumentStatus/ram:SpecifiedDocumentCharacteristic/ram:ValueAmount`)).to.deep.equal(['15000.00']);
+    expect(fatal(rules('brFrCdar'), xml)).to.deep.equal([]);
+  });
+
+  it('a form body works as JSON does', async function () {
+    const service = await sharedService();
+    const form = new URLSearchParams({ invoice: frenchCii(goods), status: 'refused', reason: 'DOUBLON' }).toString();
+    const res = await post(service, form, { path: '/status' });
+    const xml = await res.text();
+    expect(res.status, xml.slice(0, 400)).to.equal(200);
+    expect(at(xml, `${REF}/ram:SpecifiedDocumentStatus/ram:ReasonCode`)).to.deep.equal(['DOUBLON']);
+  });
+
+  const refusals: [string, Record<string, unknown>, string][] = [
+    [
+      'a non-French invoice (the CEN example)',
+      { invoice: fs.readFileSync(path.join(STANDARDS_DIR, 'examples', 'en16931-ubl', 'guide-example1.xml'), 'utf8'), status: 'received' },
+      'invoice',
+    ],
+    ['an XML that is no invoice', { invoice: '<order xmlns="urn:x"/>', status: 'received' }, 'invoice'],
+    ['text that is not XML', { invoice: 'not xml at all', status: 'received' }, 'invoice'],
+    [
+      'an invoice that fails its XSD',
+      { invoice: frenchUbl(goods).replace('<cbc:IssueDate>2026-11-20</cbc:IssueDate>', ''), status: 'received' },
+      'invoice',
+    ],
+    [
+      'a French invoice without the buyer SIREN',
+      { invoice: frenchUbl(goods).replace(/<cbc:CompanyID schemeID="0002">732829320<\/cbc:CompanyID>/, ''), status: 'received' },
+      'invoice',
+    ],
+    ['no status', { invoice: frenchUbl(goods) }, 'status'],
+    ['an unknown status', { invoice: frenchUbl(goods), status: 'rejected' }, 'status'],
+    ['a refusal without its reason', { invoice: frenchUbl(goods), status: 'refused' }, 'reason'],
+    ['a refusal with a dispute reason', { invoice: frenchUbl(goods), status: 'refused', reason: 'QTE_ERR' }, 'reason'],
+    ['a reason for an approval', { invoice: frenchUbl(goods), status: 'approved', reason: 'DOUBLON' }, 'reason'],
+    ['an amount for a refusal', { invoice: frenchUbl(goods), status: 'refused', reason: 'DOUBLON', amount: 10 }, 'amount'],
+    ['an amount of 3 decimals', { invoice: frenchUbl(goods), status: 'paid', amount: 10.125 }, 'amount'],
+    ['a negative amount', { invoice: frenchUbl(goods), status: 'paid', amount: -5 }, 'amount'],
+    ['an id with a space', { invoice: frenchUbl(goods), status: 'received', id: 'a b' }, 'id'],
+    ['no invoice', { status: 'received' }, 'invoice'],
+  ];
+  for (const [name, body, field] of refusals) {
+    it(`${name} → 400 naming ${field}`, async function () {
+      const service = await sharedService();
+      const res = await post(service, body, { path: '/status' });
+      const json = (await res.json()) as { code: string; details?: { field: string; message: string }[] };
+      expect(res.status, JSON.stringify(json).slice(0, 400)).to.equal(400);
+      expect(json.details?.map((d) => d.field)).to.include(field);
+    });
+  }
+
+  it('generated hostile values in every field: a 400 naming the field (or a 200), never a 5xx', async function () {
+    const service = await sharedService();
+    const base = { invoice: frenchUbl(goods), status: 'refused', reason: 'DOUBLON' };
+    const fields = ['invoice', 'status', 'reason', 'reason_text', 'amount', 'vat_rate', 'id'];
+    const seen: Record<string, number> = {};
+    const samples = fc.sample(fc.tuple(fc.constantFrom(...fields), hostileValue), {
+      numRuns: Number(process.env.FUZZ_RUNS ?? 60),
+      seed: 41,
+    });
+    for (const [field, value] of samples) {
+      const res = await post(service, { ...base, [field]: value }, { path: '/status' });
+      seen[res.status] = (seen[res.status] ?? 0) + 1;
+      expect(res.status, `${field} = ${JSON.stringify(value)?.slice(0, 120)}`).to.be.below(500);
+      if (res.status === 400) {
+        const json = (await res.json()) as { details?: { field: string }[] };
+        if (json.details)
+          expect(
+            json.details.map((d) => d.field.split(/[.[]/)[0]),
+            field,
+          ).to.include(field);
+      } else await res.arrayBuffer();
+    }
+    console.log(
+      `      ${Object.entries(seen)
+        .map(([s, n]) => `${n} × ${s}`)
+        .join(', ')}`,
+    );
+  });
 });

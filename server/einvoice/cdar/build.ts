@@ -143,10 +143,12 @@ function cdarTree(input: StatusInput): XMLBuilder {
   text(doc, 'ID', input.id); // MDT-4
   dateTime(doc, 'IssueDateTime', input.issuedAt); // MDG-4
   // The party giving the status both sends (MDG-9) and issues it (MDG-10: its SIREN is required in the processing
-  // phase, BR-FR-CDV-07); a platform that relays the message may put itself as the sender (WK).
-  party(doc, 'SenderTradeParty', issuer, bySeller ? 'SE' : 'BY');
+  // phase, BR-FR-CDV-07); a platform that relays the message may put itself as the sender (WK). The sender is named
+  // by its name and address, without its SIREN: rule BR-FR-CDV-CL-09_MDT-113_210B2G rejects every refusal whose
+  // sender has a GlobalID of another scheme than 0238 (a platform's number), whatever the reason code.
+  party(doc, 'SenderTradeParty', issuer, bySeller ? 'SE' : 'BY', { siren: false, address: true });
   party(doc, 'IssuerTradeParty', issuer, bySeller ? 'SE' : 'BY');
-  party(doc, 'RecipientTradeParty', recipient, bySeller ? 'BY' : 'SE', true); // its address is required: BR-FR-CDV-08
+  party(doc, 'RecipientTradeParty', recipient, bySeller ? 'BY' : 'SE', { address: true }); // address required: BR-FR-CDV-08
 
   const ack = root.ele(RSM, 'rsm:AcknowledgementDocument');
   ram(ack, 'MultipleReferencesIndicator').ele(NS.udt, 'udt:Indicator').txt('false'); // MDT-74: one invoice
@@ -180,13 +182,16 @@ function cdarTree(input: StatusInput): XMLBuilder {
   return root;
 }
 
-/** A trade party: SIREN, name, role and, for a recipient, its electronic address, in the order of TradePartyType. */
-function party(parent: XMLBuilder, name: string, p: StatusParty, role: string, address = false): void {
+/** A trade party in the order of TradePartyType: its SIREN (unless `siren` is false), name, role and, when `address`,
+ * its electronic address (when it has one). */
+function party(parent: XMLBuilder, name: string, p: StatusParty, role: string, opts: { siren?: boolean; address?: boolean } = {}): void {
   const el = ram(parent, name);
-  text(el, 'GlobalID', p.siren, { schemeID: SIREN_SCHEME });
+  if (opts.siren !== false) text(el, 'GlobalID', p.siren, { schemeID: SIREN_SCHEME });
   text(el, 'Name', p.name);
   text(el, 'RoleCode', role);
-  if (address && p.endpoint) text(ram(el, 'URIUniversalCommunication'), 'URIID', p.endpoint.id, { schemeID: p.endpoint.scheme });
+  if (opts.address && p.endpoint && !blank(p.endpoint.id)) {
+    text(ram(el, 'URIUniversalCommunication'), 'URIID', p.endpoint.id, { schemeID: p.endpoint.scheme });
+  }
 }
 
 /** `ram:<name>/udt:DateTimeString format="204"` (CCYYMMDDHHMMSS), in UTC: the format carries no time zone. */
@@ -196,6 +201,12 @@ function dateTime(parent: XMLBuilder, name: string, at: Date): void {
 }
 
 const blank = (s: string | undefined): boolean => s === undefined || s.trim() === '';
+
+/** A calendar date written YYYY-MM-DD (not 2026-02-30). */
+function isoDate(s: string): boolean {
+  const t = /^\d{4}-\d{2}-\d{2}$/.test(s) ? Date.parse(`${s}T00:00:00Z`) : NaN;
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+}
 
 /** Throws on the first input the message cannot carry or the rules would reject. */
 function check(input: StatusInput): void {
@@ -207,7 +218,7 @@ function check(input: StatusInput): void {
   if (blank(input.id)) fail('input.id (MDT-4) is missing');
   if (!(input.issuedAt instanceof Date) || Number.isNaN(input.issuedAt.getTime())) fail('input.issuedAt (MDG-4) is not a date');
   if (blank(invoice.number)) fail('input.invoice.number (MDT-87) is missing');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(invoice.issueDate)) fail('input.invoice.issueDate (MDG-35) is not an ISO date (YYYY-MM-DD)');
+  if (!isoDate(invoice.issueDate)) fail('input.invoice.issueDate (MDG-35) is not an ISO date (YYYY-MM-DD)');
   if (!/^\d{3}$/.test(invoice.typeCode)) fail('input.invoice.typeCode (MDT-91) is not a UNTDID 1001 code');
   const bySeller = status === 'paid';
   const [issuer, recipient] = bySeller ? (['seller', 'buyer'] as const) : (['buyer', 'seller'] as const);

@@ -18,7 +18,7 @@
 // - An unknown BT-24 (another CIUS, an older XRechnung, ZUGFeRD 1's comfort profile, none at all) is reported as it is
 //   (`profile: null`) and checked with its syntax's XSD and EN 16931 rules.
 import type { Profile } from '../model';
-import { isFrenchBillingFramework } from '../france';
+import { FRENCH_ADDRESS_SCHEME, isFrenchBillingFramework } from '../france';
 import { PROFILES, UNKNOWN_SPECIFICATION_RULES, receivedProfile } from '../profiles';
 import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
 import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
@@ -73,6 +73,8 @@ export interface ValidationReport {
   specification: string | null;
   /** The row of profiles.ts it names; null for any other specification. */
   profile: Profile | null;
+  /** Issued under France's reform (Recognised.french): the French rules ran. */
+  french: boolean;
   /** The XSD first, then each rule set, in the order they apply. */
   rule_sets: RuleSetReport[];
   errors: Finding[];
@@ -103,6 +105,7 @@ export interface CheckOptions {
 const UBL_INVOICE = UBL_NS.Invoice;
 const UBL_CREDIT_NOTE = UBL_NS.CreditNote;
 const UBL_CBC = UBL_NS.cbc;
+const UBL_CAC = UBL_NS.cac;
 const CII_RSM = CII_NS.rsm;
 const CII_RAM = CII_NS.ram;
 
@@ -142,8 +145,9 @@ export interface Recognised {
   /** BT-24, trimmed; undefined when absent or empty. */
   specification: string | undefined;
   profile: Profile | null;
-  /** Issued under France's reform: its BT-23 is a French billing framework (B1, S1, M1, …), or its BT-24 names a French
-   * profile. The French rules (BR-FR) apply whatever its profile. */
+  /** Issued under France's reform: its BT-24 names a French profile, its BT-23 is a French billing framework (B1, S1,
+   * M1, …), a party's electronic address is in the French directory's scheme (0225), or a note says how the platforms
+   * process it (subject code BAR). The French rules (BR-FR) apply whatever its profile. */
   french: boolean;
 }
 
@@ -160,11 +164,18 @@ export function recognise(root: XmlNode): Recognised {
   let documentType: DocumentType;
   let specification: string | undefined;
   let businessProcess: string | undefined;
+  /** The reform's own marks besides BT-23: an electronic address in the French directory's scheme, a BAR note. */
+  let reformMarks: boolean;
   if ((root.name === 'Invoice' && root.uri === UBL_INVOICE) || (root.name === 'CreditNote' && root.uri === UBL_CREDIT_NOTE)) {
     syntax = 'ubl';
     documentType = root.name === 'Invoice' ? 'invoice' : 'credit_note';
     specification = child(root, UBL_CBC, 'CustomizationID')?.text.trim();
     businessProcess = child(root, UBL_CBC, 'ProfileID')?.text;
+    const endpoints = ['AccountingSupplierParty', 'AccountingCustomerParty'].map(
+      (p) => child(child(child(root, UBL_CAC, p), UBL_CAC, 'Party'), UBL_CBC, 'EndpointID')?.attrs.schemeID,
+    );
+    const notes = root.children.filter((c) => c.uri === UBL_CBC && c.name === 'Note').map((n) => n.text.trim());
+    reformMarks = endpoints.includes(FRENCH_ADDRESS_SCHEME) || notes.some((n) => n.startsWith('#BAR#'));
   } else if (root.name === 'CrossIndustryInvoice' && root.uri === CII_RSM) {
     syntax = 'cii';
     const typeCode = child(child(root, CII_RSM, 'ExchangedDocument'), CII_RAM, 'TypeCode')?.text.trim();
@@ -175,12 +186,20 @@ export function recognise(root: XmlNode): Recognised {
       .map((p) => child(p, CII_RAM, 'ID')?.text.trim())
       .find((id) => id);
     businessProcess = child(child(context, CII_RAM, 'BusinessProcessSpecifiedDocumentContextParameter'), CII_RAM, 'ID')?.text;
+    const agreement = child(child(root, CII_RSM, 'SupplyChainTradeTransaction'), CII_RAM, 'ApplicableHeaderTradeAgreement');
+    const endpoints = ['SellerTradeParty', 'BuyerTradeParty'].map(
+      (p) => child(child(child(agreement, CII_RAM, p), CII_RAM, 'URIUniversalCommunication'), CII_RAM, 'URIID')?.attrs.schemeID,
+    );
+    const notes = (child(root, CII_RSM, 'ExchangedDocument')?.children ?? [])
+      .filter((c) => c.uri === CII_RAM && c.name === 'IncludedNote')
+      .map((n) => child(n, CII_RAM, 'SubjectCode')?.text.trim());
+    reformMarks = endpoints.includes(FRENCH_ADDRESS_SCHEME) || notes.includes('BAR');
   } else {
     throw errors.unsupportedDocument(unsupported(root));
   }
   if (!specification) specification = undefined;
   const named = receivedProfile(specification, syntax) ?? null;
-  const french = (named !== null && PROFILES[named].france === true) || isFrenchBillingFramework(businessProcess);
+  const french = (named !== null && PROFILES[named].france === true) || isFrenchBillingFramework(businessProcess) || reformMarks;
   // The EN16931 profile of the reform has the norm's own BT-24: its billing framework says it is France's.
   const profile = named === 'en16931' && french ? 'fr' : named;
   return { syntax, documentType, specification, profile, french };
@@ -334,6 +353,7 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
     document_type: recognised.documentType,
     specification: recognised.specification ?? null,
     profile: recognised.profile,
+    french: recognised.french,
     rule_sets: ruleSetsReport,
     errors: fatal,
     warnings: findings.filter((f) => f.severity !== 'fatal'),

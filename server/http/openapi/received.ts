@@ -70,3 +70,43 @@ export function validateOperation(): Node {
     },
   };
 }
+
+/** POST /status: a received French invoice and its status in, the CDAR status message out. */
+export function statusOperation(): Node {
+  const example = {
+    invoice: '<?xml version="1.0" encoding="UTF-8"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">…</Invoice>',
+    status: 'refused',
+    reason: 'MONTANTTOTAL_ERR',
+    reason_text: 'Le total ne correspond pas au bon de commande 4500012345.',
+  };
+  return {
+    post: {
+      operationId: 'lifecycleStatus',
+      summary: 'The lifecycle status of a received French e-invoice, as the CDAR message (France’s reform)',
+      description:
+        'France’s e-invoicing reform (XP Z12-012): the buyer’s platform tells the seller’s what became of an invoice: ' +
+        'received (204, taken in charge), approved (205), refused (210) or disputed (207) with a reason code of the ' +
+        'reform’s list, and the seller tells that it was paid (212, encaissée) with the amount and its VAT rate. The ' +
+        'answer is the UN/CEFACT Cross Domain Acknowledgement and Response D22B message (CDV), valid under its XSD and the ' +
+        'FNFE-MPE’s BR-FR-CDV rules. The invoice (UBL or CII, as text) must be French: a French billing framework in BT-23 ' +
+        '(B1, S1, M1, …), a French profile, or an electronic address in scheme 0225; with both parties’ SIREN. ' +
+        'Counts as one document.',
+      tags: ['e-invoices'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/StatusRequest' }, example },
+          'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/StatusRequest' } },
+        },
+      },
+      responses: {
+        200: {
+          description: 'The CDAR status message (`status-<number>-<status>.xml`)',
+          headers: documentHeaders({ 'Content-Disposition': { $ref: '#/components/headers/Content-Disposition' } }),
+          content: { 'application/xml': { schema: { type: 'string' } } },
+        },
+        ...errorResponses([400, 401, 405, 408, 413, 415, 429, 500, 503]),
+      },
+    },
+  };
+}

@@ -81,6 +81,11 @@ export function errorSchema(): Node {
   };
 }
 
+/** schemas/status-request.json: the body of POST /status. */
+export function statusRequestSchema(registry: SchemaRegistry): Node {
+  return rewrite(registry.raw().get('status-request')) as Node;
+}
+
 /** schemas/validation-report.json: the answer of POST /validate, its finding a component of its own. */
 export function reportSchemas(registry: SchemaRegistry): Node {
   const raw = registry.raw().get('validation-report') as { definitions?: Node } | undefined;

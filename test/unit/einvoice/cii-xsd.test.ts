@@ -15,6 +15,7 @@ const paths = (over: Partial<XsdPaths>): XsdPaths => ({
   ublXsdDir: config.ublXsdDir,
   ciiXsdFile: config.ciiXsdFile,
   facturxXsdDir: config.facturxXsdDir,
+  franceXsdDir: config.franceXsdDir,
   ...over,
 });
 const invoice = () => buildCii(makeInvoice({ lines: [{ quantity: '2', price: '10', vat: vat('S', '19') }] }));
@@ -48,7 +49,7 @@ describe('XSD validation of CII and Factur-X beside UBL', function () {
     expect(set.facturxXsdDir).to.equal(path.resolve('y'));
   });
 
-  it('one validator for a Config knows every root (UBL, CII, the five Factur-X profiles); the UBL-only form still validates UBL and refuses CII', async function () {
+  it('one validator for a Config knows every root (UBL, CII, the five Factur-X profiles, the French CII D22B and CDAR); the UBL-only form still validates UBL and refuses CII', async function () {
     const all = acquireXsdValidator(config);
     const again = acquireXsdValidator(paths({}));
     const ublOnly = acquireXsdValidator(config.ublXsdDir);
@@ -63,6 +64,8 @@ describe('XSD validation of CII and Factur-X beside UBL', function () {
         'FacturX-BASIC',
         'FacturX-EN16931',
         'FacturX-EXTENDED',
+        'CrossIndustryInvoice-D22B',
+        'CrossDomainAcknowledgementAndResponse',
       ]);
       expect(ublOnly.validator.roots()).to.deep.equal(['Invoice', 'CreditNote']);
       await Promise.all([all.validator.ready(), ublOnly.validator.ready()]);

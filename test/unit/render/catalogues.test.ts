@@ -54,7 +54,7 @@ describe('label catalogues (i18n)', function () {
       '',
       'XCR',
     ]);
-    expect([catalogues.itemScheme('0160'), catalogues.itemScheme('0002')]).to.deep.equal(['GTIN', undefined]);
+    expect([catalogues.itemScheme('0160'), catalogues.itemScheme('0003')]).to.deep.equal(['GTIN', undefined]);
   });
 
   it('names only codes of the EN 16931 lists (codes/en16931.json), each unit in every language', function () {

@@ -97,8 +97,8 @@ describe('document view: units, line details, line allowances and charges', func
   });
 
   it('names a scheme it does not know by its code, and prints nothing for a line without details', function () {
-    const v = view({ items: [{ name: 'a', standard_item_id: { scheme: '0002', id: '123' } }, { name: 'b' }] });
-    expect(v.rows[0]![0]!.details).to.deep.equal(['Item ID: 123 (0002)']);
+    const v = view({ items: [{ name: 'a', standard_item_id: { scheme: '0003', id: '123' } }, { name: 'b' }] });
+    expect(v.rows[0]![0]!.details).to.deep.equal(['Item ID: 123 (0003)']);
     expect(v.rows[1]![0]!.details).to.equal(undefined);
   });
 

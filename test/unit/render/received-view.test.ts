@@ -157,7 +157,7 @@ describe('a received e-invoice as the page prints it', function () {
       'Trading Name: Nordlicht',
       'VAT ID: DE123456789',
       'Tax Registration ID: 22/815/08150',
-      'Legal Registration ID: HRB 123456 (0002)',
+      'Legal Registration ID: HRB 123456 (SIREN)',
       'Identifier: SUP-001\n4000001123452 (GLN)',
       'Electronic Address: invoices@nordlicht.example (EM)',
       'Legal Information: Stammkapital 25.000 EUR',
@@ -167,7 +167,7 @@ describe('a received e-invoice as the page prints it', function () {
     expect(section(p, 'payee')).to.deep.equal([
       'Name: Factoring Bank AG',
       'Identifier: 4000001000005 (GLN)',
-      'Legal Registration ID: HRB 999 (0002)',
+      'Legal Registration ID: HRB 999 (SIREN)',
     ]);
     expect(section(p, 'tax-representative')).to.deep.equal([
       'Name: Steuervertreter GmbH',
@@ -193,7 +193,7 @@ describe('a received e-invoice as the page prints it', function () {
     expect(JSON.stringify(p.view)).not.to.contain('JVBERi0xLjQK');
     expect(p.view.received.notes!.rows.map((r) => [r.label, r.value])).to.deep.equal([
       ['', 'Thank you for your business.'],
-      ['AAI', 'General information'],
+      ['General information (AAI)', 'General information'],
     ]);
   });
 
