@@ -577,3 +577,62 @@ describe('France: POST /status answers the CDAR lifecycle status message', funct
     );
   });
 });
+
+describe('France: a received French invoice converted UBL → CII → UBL keeps every French mention', function () {
+  this.timeout(180000);
+  /** The French mentions of a document of either syntax, by name. */
+  const mentions = (xml: string) => {
+    const ubl = xml.includes('urn:oasis:names:specification:ubl');
+    const cii = (p: string) => at(xml, `rsm:SupplyChainTradeTransaction/${p}`);
+    return ubl
+      ? {
+          bt23: at(xml, 'cbc:ProfileID'),
+          type: [...at(xml, 'cbc:InvoiceTypeCode'), ...at(xml, 'cbc:CreditNoteTypeCode')],
+          siren: at(xml, 'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID'),
+          siret: at(xml, 'cac:AccountingSupplierParty/cac:Party/cac:PartyIdentification/cbc:ID'),
+          buyerSiren: at(xml, 'cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID'),
+          endpoints: [
+            ...at(xml, 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID'),
+            ...at(xml, 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID/@schemeID'),
+            ...at(xml, 'cac:AccountingCustomerParty/cac:Party/cbc:EndpointID'),
+          ],
+          notes: at(xml, 'cbc:Note').map((n) => /^#(\w+)#/.exec(n)?.[1]),
+          bt8: at(xml, 'cac:InvoicePeriod/cbc:DescriptionCode'),
+          preceding: at(xml, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'),
+        }
+      : {
+          bt23: at(xml, 'rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID'),
+          type: at(xml, 'rsm:ExchangedDocument/ram:TypeCode'),
+          siren: cii('ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:SpecifiedLegalOrganization/ram:ID'),
+          siret: cii('ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:GlobalID'),
+          buyerSiren: cii('ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:SpecifiedLegalOrganization/ram:ID'),
+          endpoints: [
+            ...cii('ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID'),
+            ...cii('ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:URIUniversalCommunication/ram:URIID/@schemeID'),
+            ...cii('ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:URIUniversalCommunication/ram:URIID'),
+          ],
+          notes: at(xml, 'rsm:ExchangedDocument/ram:IncludedNote/ram:SubjectCode'),
+          bt8: [...new Set(cii('ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax/ram:DueDateTypeCode'))].map(
+            (c) => ({ '5': '3', '72': '432' })[c] ?? c,
+          ),
+          preceding: cii('ram:ApplicableHeaderTradeSettlement/ram:InvoiceReferencedDocument/ram:IssuerAssignedID'),
+        };
+  };
+  for (const c of FRENCH_CASES) {
+    it(`${c.name}: the same mentions in the CII and back in UBL, each output 0 fatal under BR-FR`, async function () {
+      const service = await sharedService();
+      const xmlBody = { headers: { 'content-type': 'application/xml' } };
+      const ubl = frenchUbl(c);
+      const toCii = await post(service, ubl, { path: '/cii', ...xmlBody });
+      const cii = await toCii.text();
+      expect(toCii.status, cii.slice(0, 600)).to.equal(200);
+      const back = await post(service, cii, { path: '/ubl', ...xmlBody });
+      const ubl2 = await back.text();
+      expect(back.status, ubl2.slice(0, 600)).to.equal(200);
+      expect(mentions(cii)).to.deep.equal(mentions(ubl));
+      expect(mentions(ubl2)).to.deep.equal(mentions(ubl));
+      expect(fatal(rules('brFrCii'), cii).map((f) => f.id)).to.deep.equal([]);
+      expect(fatal(rules('brFrUbl'), ubl2).map((f) => f.id)).to.deep.equal([]);
+    });
+  }
+});

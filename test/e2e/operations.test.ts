@@ -117,6 +117,7 @@ describe('GET /openapi.json', function () {
       '/cii',
       '/factur-x',
       '/validate',
+      '/status',
       '/batch',
       '/healthz',
       '/readyz',
