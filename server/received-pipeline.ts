@@ -5,7 +5,7 @@
 // written in another syntax from that model (retarget.ts says which specification the output keeps). An invoice that
 // breaks its own rules is never converted into something that looks valid: invalid_e_invoice with its report.
 import { inTurn } from './cpu-turns';
-import type { XsdValidator } from './einvoice/xsd-validator';
+import type { XsdRoot, XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
 import { DomainError, errors } from './errors';
 import { WorkerPoolError } from './worker-pool';
@@ -21,6 +21,7 @@ import {
 } from './einvoice/received/check';
 import { checkConformanceLevel, readFacturXPdf, type FacturXPdf } from './einvoice/received/facturx-pdf';
 import { retarget, type Target } from './einvoice/received/retarget';
+import { PROFILES } from './einvoice/profiles';
 import type { RulesPool } from './einvoice/rules/rules-pool';
 import { readUbl } from './einvoice/ubl/read';
 import { writeCdar } from './einvoice/cdar/build';
@@ -127,6 +128,37 @@ function refuseLongerThan(xml: string, maxLines: number): void {
   }
 }
 
+/** The XSD a converted CII is checked against, as /validate would check it: a Factur-X PDF's, or a Factur-X profile's
+ * own identifier, its profile's XSD; France's CII D22B; any other CII D16B. */
+function ciiXsd(invoice: EInvoice, target: Target): XsdRoot {
+  const row = PROFILES[invoice.profile];
+  if (target === 'factur-x' || row.received.facturXSchemas) return facturXRow(invoice).xsd;
+  return row.france ? 'CrossIndustryInvoice-D22B' : 'CrossIndustryInvoice';
+}
+
+/** What the CII of the invoice's profile has no place for is refused, naming it, never written with some left out:
+ * sub-lines outside the profiles that carry them; more than one preceding invoice in CII D16B (a plain CII,
+ * XRechnung's: InvoiceReferencedDocument 0..1; Factur-X's profiles and D22B have several). */
+function refuseWhatCiiCannotCarry(invoice: EInvoice, xsd: string): void {
+  const subLines = invoice.lines.filter((l) => l.subLines).length;
+  if (subLines > 0 && !PROFILES[invoice.profile].subLines) {
+    throw errors.validation([
+      {
+        field: '(body)',
+        message: `${subLines} line${subLines === 1 ? ' has' : 's have'} sub-lines (cac:SubInvoiceLine, XRechnung's extension BG-DEX-01), which CII carries only in the profiles extended and extended_ctc_fr (XRechnung's CII has none, BR-DEX-15): convert with ?profile=extended, or keep the invoice in UBL`,
+      },
+    ]);
+  }
+  const n = invoice.precedingInvoices.length;
+  if (xsd !== 'CrossIndustryInvoice' || n <= 1) return;
+  throw errors.validation([
+    {
+      field: '(body)',
+      message: `the invoice refers to ${n} preceding invoices (BG-3: ${invoice.precedingInvoices.map((p) => p.number).join(', ')}); CII D16B carries one: keep it in UBL, or convert it with ?profile=en16931 to /factur-x, whose XML carries them all`,
+    },
+  ]);
+}
+
 /** Seconds to retry after when every rule checker and queue place is taken: a check takes a fraction of a second to seconds. */
 const BUSY_RETRY_SECONDS = 2;
 
@@ -167,8 +199,10 @@ export class ReceivedPipeline {
       if (changed) await this.outputMustPass(ubl.xml, target, opts.signal);
       return { xml: ubl.xml, root: ubl.root, filename };
     }
+    const xsd = ciiXsd(invoice, target);
+    refuseWhatCiiCannotCarry(invoice, xsd);
     const xml = await writeCii(invoice);
-    await checked(this.xsd, xml, target === 'factur-x' ? facturXRow(invoice).xsd : 'CrossIndustryInvoice');
+    await checked(this.xsd, xml, xsd);
     if (changed) await this.outputMustPass(xml, target, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };
     // Printed unsigned: the Factur-X rewrite comes first, the signature last.

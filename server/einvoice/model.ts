@@ -146,6 +146,12 @@ export interface Line {
   attributes?: { name: string; value: string }[];
   /** BT-151 / BT-152 */
   vat: VatCategory;
+  /** Sub-lines that detail this line, each a line of its own (XRechnung's extension: cac:SubInvoiceLine, BG-DEX-01; CII
+   * EXTENDED and EXTENDED-CTC-FR: line items with a ParentLineID). They inform: the document's sums count the line. */
+  subLines?: Line[];
+  /** A sub-line's kind where CII states it (ram:LineStatusReasonCode: DETAIL, GROUP, INFORMATION; EXT-FR-FE-163),
+   * written back as read. */
+  lineStatus?: string;
 }
 
 /** BG-10 payee (when it is not the seller). */

@@ -4,7 +4,8 @@
 // how a received document of each specification is recognised and which official rule sets check it (`received`,
 // `facturX.rules`: received/check.ts reads them). No XML here.
 import type { FieldProblem } from '../errors';
-import type { EInvoice, Party, Profile } from './model';
+import { Decimal } from '../money/decimal';
+import type { EInvoice, Party, Profile, VatCategory } from './model';
 import { carriageProblems } from './profile-terms';
 import type { RuleSetId } from './rules/rule-sets';
 import type { XsdRoot } from './xsd-validator';
@@ -49,6 +50,12 @@ export interface ProfileRow {
    * seller's country as its only address and none for the buyer (the PDF beside it says the rest). Optional terms
    * the profile cannot carry are refused (profile-terms.ts), never left out. */
   keyFigures: boolean;
+  /** Its CII carries sub-lines (Line.subLines) as line items with a ParentLineID (Factur-X EXTENDED, EXTENDED-CTC-FR);
+   * every other CII has no place for them. */
+  subLines?: boolean;
+  /** Every VAT breakdown (BG-23) states its rate, 0 for "not subject to VAT" (XRechnung BR-DE-14; EN 16931 forbids
+   * an O rate on lines and adjustments only, BR-O-05 … BR-O-07). */
+  breakdownRates?: boolean;
   /** France's reform (XP Z12-012): the French mentions are written (france.ts) and the French rules (BR-FR) apply. */
   france?: boolean;
   /** Whether it is a full EN 16931 invoice (MINIMUM and BASIC WL are not: they are not valid invoices in the EU's
@@ -84,6 +91,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     businessProcess: PEPPOL_BILLING,
     syntaxes: ['ubl', 'cii'],
     facturX: { level: 'XRECHNUNG', attachment: 'xrechnung.xml', xsd: 'CrossIndustryInvoice' },
+    breakdownRates: true,
     lines: true,
     keyFigures: false,
     en16931: true,
@@ -129,14 +137,18 @@ export const PROFILES: Record<Profile, ProfileRow> = {
   extended: {
     specification: 'urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended',
     syntaxes: ['cii'],
-    // EXTENDED's schematron has no compiled form (rules/rule-sets.ts): its XSD and the EN 16931 CII rules check it.
+    // EXTENDED's own schematron stops SaxonJS (rules/rule-sets.ts): its XSD and FNFE-MPE's EXTENDED-CTC-FR CII rules
+    // check it, the EN 16931 rules as the same publisher adapted them to an EXTENDED profile (sub-lines whose GROUP and
+    // INFORMATION items the sums leave out, several VAT lines per category); the plain EN 16931 rules count every
+    // line item, sub-lines too (BR-CO-10).
     facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED', rules: 'facturx-extended' },
+    subLines: true,
     lines: true,
     keyFigures: false,
     en16931: true,
     received: {
       identifiers: ['urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended'],
-      cii: ['en16931-cii'],
+      cii: ['extended-ctc-fr-cii'],
       facturXSchemas: true,
     },
   },
@@ -157,6 +169,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     syntaxes: ['ubl', 'cii'],
     // In a PDF: Factur-X's EXTENDED level, of which EXTENDED-CTC-FR is a subset (the FNFE's note, 1.4.0).
     facturX: { level: 'EXTENDED', attachment: 'factur-x.xml', xsd: 'FacturX-EXTENDED', rules: 'facturx-extended' },
+    subLines: true,
     lines: true,
     keyFigures: false,
     en16931: true,
@@ -164,6 +177,12 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     received: { ubl: ['extended-ctc-fr-ubl', 'br-fr-ubl'], cii: ['extended-ctc-fr-cii', 'br-fr-cii'] },
   },
 };
+
+/** The VAT category a breakdown (BG-23) is written with: its own, with the rate 0 for O where the profile wants every
+ * breakdown's rate (`breakdownRates`). */
+export function breakdownCategory(invoice: EInvoice, category: VatCategory): VatCategory {
+  return category.rate === undefined && PROFILES[invoice.profile].breakdownRates ? { ...category, rate: new Decimal(0) } : category;
+}
 
 /** The rule sets of a received document whose BT-24 names no specification of the table (another CIUS, an older
  * version, none at all): its syntax's EN 16931 rules, after its XSD. */

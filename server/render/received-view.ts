@@ -5,7 +5,7 @@
 // breakdown, payment, references, notes, attached documents) and the line saying how it was checked. Every text
 // made printable like the rest of the view. Computes no money; the pipeline prints the result.
 import type { DocumentRequest } from '../documents/model';
-import type { EInvoice } from '../einvoice/model';
+import type { EInvoice, Line } from '../einvoice/model';
 import { statedTotals } from '../money/stated';
 import type { Totals } from '../money/totals';
 import { Formatter } from './format';
@@ -17,7 +17,7 @@ import { partySections } from './received-parties';
 import { paymentSection, vatTable } from './received-payment';
 import { attachmentSection, notesSection, referenceSection } from './received-references';
 import type { ReceivedBlock, ReceivedRow, ReceivedView } from './received-sections';
-import { buildView, type ViewContext } from './view-model';
+import { buildView, type Cell, type ViewContext } from './view-model';
 
 export type { ReceivedCheck } from './received-check';
 export type { ReceivedView } from './received-sections';
@@ -52,9 +52,31 @@ export interface ReceivedParts {
   doc: ReceivedPage['doc'];
   totals: ReceivedPage['totals'];
   block: ReceivedBlock;
+  /** Each printed line's depth: 0 for the invoice's lines, 1, 2 … for sub-lines. */
+  depths: number[];
 }
 
 /** The first step of receivedView: the invoice as a document, its stated totals and the received block. */
+/** The lines with their sub-lines after each, depth first, and the depth of each (0 for a line of the invoice). */
+function flatLines(lines: readonly Line[], depth = 0, out: { lines: Line[]; depths: number[] } = { lines: [], depths: [] }) {
+  for (const line of lines) {
+    out.lines.push(line);
+    out.depths.push(depth);
+    if (line.subLines) flatLines(line.subLines, depth + 1, out);
+  }
+  return out;
+}
+
+/** The sub-lines' rows marked with their depth (their allowance and charge rows follow their line's). */
+function markDepths(rows: Cell[][], depths: readonly number[]): Cell[][] {
+  let item = -1;
+  return rows.map((row) => {
+    if (!row[0]?.adjustment) item++;
+    const depth = Math.min(depths[item] ?? 0, 4);
+    return depth > 0 && !row[0]?.adjustment ? [{ ...row[0]!, depth }, ...row.slice(1)] : row;
+  });
+}
+
 export function receivedParts(invoice: EInvoice, check: ReceivedCheck, ctx: ViewContext, options: ReceivedDocumentOptions): ReceivedParts {
   // A received currency code is whatever the sender wrote (BR-05 and BR-CL-04 report it): a code Intl cannot format
   // is shown as ISO 4217's "no currency" (XXX), never a failure to show the invoice.
@@ -62,8 +84,11 @@ export function receivedParts(invoice: EInvoice, check: ReceivedCheck, ctx: View
   if (currency !== invoice.currency) invoice = { ...invoice, currency };
   const fmt = new Formatter(ctx.locale.tag, currency, invoice.minorUnits);
   const rctx = receivedContext(fmt, ctx.catalogues, ctx.locale);
-  const doc = receivedDocument(invoice, options, rctx);
-  const totals = statedTotals(invoice);
+  // Sub-lines are printed as lines under their line; the sums are the invoice's own (stated.ts), which count the line.
+  const flat = flatLines(invoice.lines);
+  const shown = flat.lines.length > invoice.lines.length ? { ...invoice, lines: flat.lines } : invoice;
+  const doc = receivedDocument(shown, options, rctx);
+  const totals = statedTotals(shown);
   const block: ReceivedBlock = {
     check: checkLine(check, rctx),
     vat: vatTable(invoice, rctx),
@@ -75,12 +100,13 @@ export function receivedParts(invoice: EInvoice, check: ReceivedCheck, ctx: View
     ],
     notes: notesSection(invoice, rctx),
   };
-  return { invoice, rctx, doc, totals, block };
+  return { invoice, rctx, doc, totals, block, depths: flat.depths };
 }
 
 /** The second step of receivedView: the page's view. */
-export function receivedPage({ invoice, rctx, doc, totals, block }: ReceivedParts, ctx: ViewContext): ReceivedPage {
-  const view = buildView(doc, totals, ctx);
+export function receivedPage({ invoice, rctx, doc, totals, block, depths }: ReceivedParts, ctx: ViewContext): ReceivedPage {
+  const built = buildView(doc, totals, ctx);
+  const view = depths.some((d) => d > 0) ? { ...built, rows: markDepths(built.rows, depths) } : built;
   return { doc, totals, view: { ...view, details: [...typeDetail(invoice, rctx), ...view.details], received: printableBlock(block) } };
 }
 

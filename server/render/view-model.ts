@@ -33,6 +33,8 @@ export interface Cell {
   nowrap?: boolean;
   /** A cell of a line's allowance or charge, the sub-row under its line (render/line-adjustments.ts). */
   adjustment?: boolean;
+  /** A received invoice's sub-line (BG-DEX-01), its depth under its line (1, 2 …): indented, lighter. */
+  depth?: number;
 }
 
 export interface Column {

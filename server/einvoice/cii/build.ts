@@ -55,7 +55,7 @@ export function ciiTree(invoice: EInvoice): XMLBuilder {
   }
 
   const transaction = root.ele(NS.rsm, 'rsm:SupplyChainTradeTransaction');
-  if (profile.lines) for (const line of invoice.lines) addLine(transaction, line, amount);
+  if (profile.lines) for (const line of invoice.lines) addLine(transaction, line, amount, profile.subLines);
   agreement(transaction, invoice, profile.keyFigures);
   delivery(transaction, invoice);
   settlement(transaction, invoice, amount, profile.keyFigures);

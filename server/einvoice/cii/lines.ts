@@ -70,11 +70,17 @@ function prices(item: Node, l: Line): void {
   text(net, 'BasisQuantity', base, { unitCode: baseUnit }); // BT-149, BT-150
 }
 
-/** BG-25. A credit line is a negative quantity at a positive price (BR-27). */
-export function addLine(transaction: Node, l: Line, amount: Amount): void {
+/** A sub-line's kind when the model does not say: it informs (the sums count its line), as a UBL sub-line does. */
+const SUB_LINE_STATUS = 'INFORMATION';
+
+/** BG-25. A credit line is a negative quantity at a positive price (BR-27). `subLines`: the profile carries them, each
+ * a line item after its line with the line's id as its ParentLineID (EXT-FR-FE-162) and its kind (EXT-FR-FE-163). */
+export function addLine(transaction: Node, l: Line, amount: Amount, subLines = false, parent?: Line): void {
   const item = ram(transaction, 'IncludedSupplyChainTradeLineItem');
   const doc = ram(item, 'AssociatedDocumentLineDocument');
   text(doc, 'LineID', l.id); // BT-126
+  if (parent) text(doc, 'ParentLineID', parent.id);
+  text(doc, 'LineStatusReasonCode', l.lineStatus ?? (parent ? SUB_LINE_STATUS : undefined));
   if (any(l.note)) text(ram(doc, 'IncludedNote'), 'Content', l.note); // BT-127
   product(item, l);
   prices(item, l);
@@ -92,4 +98,5 @@ export function addLine(transaction: Node, l: Line, amount: Amount): void {
     text(ref, 'ReferenceTypeCode', l.objectId.scheme);
   }
   wrapped(settlement, 'ReceivableSpecifiedTradeAccountingAccount', 'ID', l.accountingReference); // BT-133
+  if (subLines) for (const sub of l.subLines ?? []) addLine(transaction, sub, amount, true, l);
 }

@@ -89,6 +89,7 @@ export function readLine(li: XmlNode): Line {
   const acs = X.all(settlement, 'ram:SpecifiedTradeAllowanceCharge').map(readAllowanceCharge);
   return defined({
     id: X.text(li, 'ram:AssociatedDocumentLineDocument/ram:LineID') ?? '', // BT-126
+    lineStatus: X.text(li, 'ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode'), // EXT-FR-FE-163
     note: notes.length > 0 ? notes.join('\n') : undefined, // BT-127
     objectId: objectId(settlement),
     quantity: amount(quantity), // BT-129
@@ -101,4 +102,36 @@ export function readLine(li: XmlNode): Line {
     ...item(X.one(li, 'ram:SpecifiedTradeProduct')),
     vat: readCategory(X.one(settlement, 'ram:ApplicableTradeTax')), // BG-30
   } as Line);
+}
+
+/** The line items as lines, those with a ParentLineID (EXT-FR-FE-162) as sub-lines of the line they name, at any depth
+ * and in document order; one that names no line (or itself, or a loop) stays a line. */
+export function readLineTree(items: readonly XmlNode[], nested: boolean): Line[] {
+  const lines = items.map(readLine);
+  const parents = items.map((li) => X.text(li, 'ram:AssociatedDocumentLineDocument/ram:ParentLineID'));
+  if (!nested || parents.every((p) => p === undefined)) return lines;
+  const byId = new Map<string, number>();
+  lines.forEach((l, i) => byId.has(l.id) || byId.set(l.id, i));
+  const parentOf = (i: number): number | undefined => {
+    const p = parents[i] === undefined ? undefined : byId.get(parents[i]!);
+    if (p === undefined || p === i) return undefined;
+    // A loop (a line that is its own ancestor) is read flat.
+    for (let at: number | undefined = p, steps = 0; at !== undefined; steps++) {
+      if (at === i || steps > lines.length) return undefined;
+      at = parents[at] === undefined ? undefined : byId.get(parents[at]!);
+    }
+    return p;
+  };
+  const children = new Map<number, number[]>();
+  const top: number[] = [];
+  lines.forEach((_, i) => {
+    const p = parentOf(i);
+    if (p === undefined) top.push(i);
+    else children.set(p, [...(children.get(p) ?? []), i]);
+  });
+  const nest = (i: number): Line => {
+    const subs = children.get(i);
+    return subs ? { ...lines[i]!, subLines: subs.map(nest) } : lines[i]!;
+  };
+  return top.map(nest);
 }

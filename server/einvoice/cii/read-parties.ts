@@ -78,7 +78,7 @@ export function readParty(party: XmlNode | undefined, seller: boolean): Party {
     tradingName: X.text(party, 'ram:SpecifiedLegalOrganization/ram:TradingBusinessName'), // BT-28 / BT-45
     identifiers: ids.length > 0 ? ids : undefined, // BT-29 / BT-46
     vatId: seller ? taxRegistration(party, 'VA') : taxRegistration(party, 'VA', 'VAT'), // BT-31 / BT-48
-    taxRegistrationId: seller ? taxRegistration(party, 'FC') : undefined, // BT-32
+    taxRegistrationId: taxRegistration(party, 'FC'), // BT-32 (a buyer's is kept as sent, no business term, as UBL's reader keeps it)
     companyId: identifier(X.one(party, 'ram:SpecifiedLegalOrganization/ram:ID')), // BT-30 / BT-47 with their scheme
     legalInfo: seller ? X.text(party, 'ram:Description') : undefined, // BT-33
     contact: contact(party),

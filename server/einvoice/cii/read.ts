@@ -9,7 +9,7 @@
 // computation (amounts are the document's, as sent).
 import type { EInvoice, Identifier, Profile, SupportingDocument } from '../model';
 import { PROFILES, receivedProfile } from '../profiles';
-import { readLine } from './read-lines';
+import { readLineTree } from './read-lines';
 import { readDelivery, readParty, readTaxRepresentative } from './read-parties';
 import { readSettlement } from './read-settlement';
 import { date, defined, X, type XmlNode } from './read-xml';
@@ -91,7 +91,9 @@ export function readCii(root: XmlNode, profile: Profile): EInvoice {
     taxRepresentative: readTaxRepresentative(agreement), // BG-11
     delivery: readDelivery(delivery), // BG-13
     ...readSettlement(X.one(tx, 'ram:ApplicableHeaderTradeSettlement')),
-    lines: X.all(tx, 'ram:IncludedSupplyChainTradeLineItem').map(readLine), // BG-25
+    // BG-25; in a profile with sub-lines (EXTENDED, EXTENDED-CTC-FR) each under its line, elsewhere every item a line
+    // (EN 16931's sums count every item there).
+    lines: readLineTree(X.all(tx, 'ram:IncludedSupplyChainTradeLineItem'), PROFILES[profile].subLines === true),
     minorUnits: 2,
   });
 }

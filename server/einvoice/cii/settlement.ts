@@ -4,6 +4,8 @@
 // payment terms and due date (BT-20, BT-9, BT-89), totals (BG-22, BT-111), preceding invoices (BG-3) and the buyer's
 // accounting reference (BT-19). Writes what the model holds; `keyFigures` (MINIMUM) leaves out by definition what
 // that profile has no place for (the breakdown and the line total). Decides nothing else.
+import { breakdownCategory } from '../profiles';
+import { termsText } from '../skonto';
 import type { EInvoice, PaymentInstructions, VatBreakdown } from '../model';
 import { allowanceCharge } from './lines';
 import { any, date, money, period, plain, ram, text, wrapped, type Amount, type Node } from './cii-xml';
@@ -57,14 +59,16 @@ function breakdown(settlement: Node, b: VatBreakdown, invoice: EInvoice, amount:
     date(el, 'TaxPointDate', invoice.taxPointDate, 'udt', 'DateString'); // BT-7
     text(el, 'DueDateTypeCode', invoice.taxPointDateCode && DUE_DATE_TYPE[invoice.taxPointDateCode]); // BT-8
   }
-  if (b.category.code !== 'O' && b.category.rate !== undefined) text(el, 'RateApplicablePercent', plain(b.category.rate)); // BT-119
+  // BT-119: a rate where the breakdown has one (an O breakdown of a received invoice may state 0, XRechnung wants it).
+  const rate = breakdownCategory(invoice, b.category).rate;
+  if (rate !== undefined) text(el, 'RateApplicablePercent', plain(rate));
 }
 
 /** BT-20, BT-9, BT-89. The payment links ride with the payment terms, one per line: CII has no instruction note per
  * payment means (UBL's cbc:InstructionNote), and BT-82 is the means' own text. */
 function terms(settlement: Node, invoice: EInvoice): void {
   const pay = invoice.payment;
-  const description = [invoice.paymentTerms, ...(pay?.notes ?? [])].filter((t): t is string => any(t)).join('\n');
+  const description = termsText([invoice.paymentTerms, ...(pay?.notes ?? [])].filter((t): t is string => any(t)).join('\n'));
   const mandate = pay?.directDebit?.mandateReference;
   if (!any(description, invoice.dueDate, mandate)) return;
   const el = ram(settlement, 'SpecifiedTradePaymentTerms');

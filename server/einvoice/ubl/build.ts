@@ -6,7 +6,8 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { EInvoice, SupportingDocument } from '../model';
-import { PROFILES } from '../profiles';
+import { breakdownCategory, PROFILES } from '../profiles';
+import { termsText } from '../skonto';
 import { xmlText } from '../xml-text';
 import { addAllowanceCharge, addCategory, addLine, type Money } from './lines';
 import { addParty, addPayee, addTaxRepresentative } from './parties';
@@ -156,7 +157,7 @@ function payment(xml: Node, invoice: EInvoice, root: UblRoot): void {
     cbc(account, 'Name', a.accountName);
     if (any(a.bic)) cbc(cac(account, 'FinancialInstitutionBranch'), 'ID', a.bic);
   }
-  if (invoice.paymentTerms) cbc(cac(xml, 'PaymentTerms'), 'Note', invoice.paymentTerms); // BT-20
+  if (invoice.paymentTerms) cbc(cac(xml, 'PaymentTerms'), 'Note', termsText(invoice.paymentTerms)); // BT-20
 }
 
 function totals(xml: Node, invoice: EInvoice, m: Money): void {
@@ -168,7 +169,7 @@ function totals(xml: Node, invoice: EInvoice, m: Money): void {
     const st = cac(taxTotal, 'TaxSubtotal'); // BG-23
     money(st, 'TaxableAmount', b.taxable, m.currency, m.digits); // BT-116
     money(st, 'TaxAmount', b.tax, m.currency, m.digits); // BT-117
-    addCategory(st, 'TaxCategory', b.category, { reason: b.exemptionReason, code: b.exemptionReasonCode });
+    addCategory(st, 'TaxCategory', breakdownCategory(invoice, b.category), { reason: b.exemptionReason, code: b.exemptionReasonCode });
   }
   const tc = invoice.taxCurrency;
   if (tc) money(cac(xml, 'TaxTotal'), 'TaxAmount', tc.tax, tc.code, tc.minorUnits); // BT-111

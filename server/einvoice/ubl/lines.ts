@@ -70,8 +70,8 @@ function addPrice(line: Node, l: Line, m: Money): void {
   }
 }
 
-export function addLine(parent: Node, credit: boolean, l: Line, m: Money): void {
-  const line = cac(parent, credit ? 'CreditNoteLine' : 'InvoiceLine');
+export function addLine(parent: Node, credit: boolean, l: Line, m: Money, sub = false): void {
+  const line = cac(parent, `${sub ? 'Sub' : ''}${credit ? 'CreditNoteLine' : 'InvoiceLine'}`);
   cbc(line, 'ID', l.id); // BT-126
   cbc(line, 'Note', l.note); // BT-127
   decimal(line, credit ? 'CreditedQuantity' : 'InvoicedQuantity', l.quantity, { unitCode: l.unitCode }); // BT-129, BT-130
@@ -88,4 +88,6 @@ export function addLine(parent: Node, credit: boolean, l: Line, m: Money): void 
   for (const a of l.allowancesCharges ?? []) if (a.charge) addAllowanceCharge(line, a, m); // BG-28
   addItem(line, l);
   addPrice(line, l, m);
+  // BG-DEX-01: sub-lines after the price, each a line of the same type (UBL InvoiceLineType's SubInvoiceLine).
+  for (const sub of l.subLines ?? []) addLine(line, credit, sub, m, true);
 }

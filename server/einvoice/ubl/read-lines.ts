@@ -100,7 +100,14 @@ function readLine(node: XmlNode, credit: boolean): Line {
     allowancesCharges: adjustments.length > 0 ? adjustments : undefined, // BG-27, BG-28
     ...price(node, unitCode),
     ...item(node),
+    subLines: subLines(node, credit), // BG-DEX-01
   });
+}
+
+/** The sub-lines of a line (cac:SubInvoiceLine, cac:SubCreditNoteLine), each read as a line, to any depth. */
+function subLines(node: XmlNode, credit: boolean): Line[] | undefined {
+  const subs = U.all(node, credit ? 'cac:SubCreditNoteLine' : 'cac:SubInvoiceLine').map((l) => readLine(l, credit));
+  return subs.length > 0 ? subs : undefined;
 }
 
 /** Every line of the document, in document order. */

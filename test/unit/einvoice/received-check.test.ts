@@ -328,7 +328,7 @@ describe('checking received e-invoices (XSD and the official rules)', function (
       expect(of('cii', 'minimum')).to.deep.equal(['FacturX-MINIMUM', 'facturx-minimum']);
       expect(of('cii', 'basic_wl')).to.deep.equal(['FacturX-BASICWL', 'facturx-basicwl']);
       expect(of('cii', 'basic')).to.deep.equal(['FacturX-BASIC', 'en16931-cii', 'facturx-basic']);
-      expect(of('cii', 'extended')).to.deep.equal(['FacturX-EXTENDED', 'en16931-cii', 'facturx-extended']);
+      expect(of('cii', 'extended')).to.deep.equal(['FacturX-EXTENDED', 'extended-ctc-fr-cii', 'facturx-extended']);
       expect(RULE_SETS['facturx-extended'].file).to.equal(undefined);
     });
 
@@ -346,8 +346,8 @@ describe('checking received e-invoices (XSD and the official rules)', function (
       );
       const report = await check(xml);
       expect(report.profile).to.equal('extended');
-      expect(setNames(report)).to.deep.equal(['Factur-X EXTENDED XSD', 'EN 16931 CII', 'Factur-X EXTENDED']);
-      expect(report.rule_sets[2]!.skipped).to.match(/not run: .*checked with its own XSD and the EN 16931 CII rules/);
+      expect(setNames(report)).to.deep.equal(['Factur-X EXTENDED XSD', 'EXTENDED-CTC-FR CII', 'Factur-X EXTENDED']);
+      expect(report.rule_sets[2]!.skipped).to.match(/not run: .*checked with its own XSD and the EXTENDED-CTC-FR CII rules/);
     });
 
     it('the ZUGFeRD 2.0 identifiers name the same Factur-X profiles; the Peppol identifier in CII is no profile', async function () {
