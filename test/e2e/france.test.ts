@@ -636,3 +636,51 @@ describe('France: a received French invoice converted UBL → CII → UBL keeps 
     });
   }
 });
+
+describe('France: generated hostile values in every French field', function () {
+  this.timeout(300000);
+  it('/ubl and /cii: never a 5xx; every validation error names its fields', async function () {
+    const service = await sharedService();
+    const fields: [string, (v: unknown) => Record<string, unknown>][] = [
+      ['e_invoice.operation_category', (v) => withE({ operation_category: v })],
+      ['e_invoice.business_process', (v) => withE({ operation_category: undefined, business_process: v })],
+      ['e_invoice.vat_on', (v) => withE({ vat_on: v })],
+      ['e_invoice.processing', (v) => withE({ processing: v })],
+      ['e_invoice.self_billed', (v) => withE({ self_billed: v })],
+      ['e_invoice.corrective', (v) => withE({ corrective: v })],
+      ['e_invoice.seller.siren', (v) => withE({ seller: { ...(frenchRequest().e_invoice as { seller: object }).seller, siren: v } })],
+      ['e_invoice.seller.siret', (v) => withE({ seller: { ...(frenchRequest().e_invoice as { seller: object }).seller, siret: v } })],
+      ['e_invoice.buyer.siren', (v) => withE({ buyer: { ...(frenchRequest().e_invoice as { buyer: object }).buyer, siren: v } })],
+      [
+        'e_invoice.buyer.endpoint',
+        (v) => withE({ buyer: { ...(frenchRequest().e_invoice as { buyer: object }).buyer, endpoint: { scheme: '0225', id: v } } }),
+      ],
+      ['number', (v) => ({ ...frenchRequest(), number: v })],
+    ];
+    const seen: Record<string, number> = {};
+    const samples = fc.sample(fc.tuple(fc.integer({ min: 0, max: fields.length - 1 }), hostileValue), {
+      numRuns: Number(process.env.FUZZ_RUNS ?? 40),
+      seed: 4141,
+    });
+    for (const [i, value] of samples) {
+      const [field, body] = fields[i]!;
+      for (const route of ['/ubl', '/cii']) {
+        const res = await post(service, body(value), { path: route });
+        seen[res.status] = (seen[res.status] ?? 0) + 1;
+        const what = `${route} ${field} = ${JSON.stringify(value)?.slice(0, 120)}`;
+        expect(res.status, what).to.be.below(500);
+        if (res.status === 400) {
+          // A validation error names its fields; another 400 (a body nested too deep) says what it is.
+          const json = (await res.json()) as { code: string; details?: { field: string }[] };
+          if (json.code === 'validation_failed') expect(json.details?.length, what).to.be.greaterThan(0);
+          else expect(json.code, what).to.be.a('string');
+        } else await res.arrayBuffer();
+      }
+    }
+    console.log(
+      `      ${Object.entries(seen)
+        .map(([s, n]) => `${n} × ${s}`)
+        .join(', ')}`,
+    );
+  });
+});
