@@ -160,12 +160,12 @@ export const errors = {
       { report },
     );
   },
-  /** A valid received e-invoice that, written to the specification asked for (`profile`), would break its rules: the
-   * report is the output's. */
+  /** A valid received e-invoice that, written in the syntax or specification asked for (`profile`), would break its
+   * rules (a term the other syntax has no place for, what the other specification asks): the report is the output's. */
   invalidConversion(fatal: number, report: unknown): DomainError {
     return new DomainError(
       'invalid_e_invoice',
-      `Written to the specification asked for, the e-invoice would break ${fatal} of its rule${fatal === 1 ? '' : 's'}, so it is not converted; \`report\` lists them.`,
+      `Written in the syntax (and specification) asked for, the e-invoice would break ${fatal} of its rules, so it is not converted; \`report\` lists them.`,
       { report },
     );
   },

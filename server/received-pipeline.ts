@@ -188,7 +188,7 @@ export class ReceivedPipeline {
   async convert(body: ReceivedBody, target: Target, opts: ConvertOptions): Promise<RenderedXml | RenderedDocument> {
     const doc = await this.check(body, opts.signal);
     if (!doc.report.valid) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
-    const { invoice, changed } = await inTurn(() => retarget(this.read(doc), target, opts.profile));
+    const { invoice } = await inTurn(() => retarget(this.read(doc), target, opts.profile));
     const filename = pdfFilename({
       type: CREDIT_NOTE_TYPE_CODES.has(invoice.typeCode) ? 'credit_note' : 'invoice',
       number: invoice.number,
@@ -196,14 +196,16 @@ export class ReceivedPipeline {
     if (target === 'ubl') {
       const ubl = await writeUbl(invoice);
       await checked(this.xsd, ubl.xml, ubl.root);
-      if (changed) await this.outputMustPass(ubl.xml, target, opts.signal);
+      // Every output is checked, not only one written to another specification: a term the other syntax cannot carry
+      // (XRechnung's third-party payments, BT-DEX-002) must not make an invalid invoice look converted.
+      await this.outputMustPass(ubl.xml, target, opts.signal);
       return { xml: ubl.xml, root: ubl.root, filename };
     }
     const xsd = ciiXsd(invoice, target);
     refuseWhatCiiCannotCarry(invoice, xsd);
     const xml = await writeCii(invoice);
     await checked(this.xsd, xml, xsd);
-    if (changed) await this.outputMustPass(xml, target, opts.signal);
+    await this.outputMustPass(xml, target, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };
     // Printed unsigned: the Factur-X rewrite comes first, the signature last.
     const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, opts.theme, opts.signal, false);
@@ -261,8 +263,9 @@ export class ReceivedPipeline {
     return doc.report.syntax === 'ubl' ? readUbl(doc.root, profile) : readCii(doc.root, profile);
   }
 
-  /** An output written to another specification than the input's is checked against that one's rules: an invoice
-   * that lacks what it asks (XRechnung's buyer reference …) is refused with the output's report, never sent. */
+  /** Every output is checked against the rules of its own specification: an invoice that lacks what another
+   * specification asks (XRechnung's buyer reference …), or a term the other syntax has no place for, is refused with
+   * the output's report, never sent. */
   private async outputMustPass(xml: string, target: Target, signal?: AbortSignal): Promise<void> {
     const { report } = await checkReceived(xml, { xsd: this.xsd, rules: this.rules, fromFacturXPdf: target === 'factur-x', signal });
     if (!report.valid) throw errors.invalidConversion(report.errors.length, report);

@@ -40,6 +40,9 @@ export interface ProfileRow {
     /** A Factur-X profile's own identifier: its CII is checked against the profile's XSD and rules (`facturX`) even
      * when it comes as plain XML; other specifications get them only when their CII came out of a Factur-X PDF. */
     facturXSchemas?: boolean;
+    /** An extension that replaces EN 16931 rules with its own (XRechnung's: BR-DEX-04 … BR-DEX-09): under its
+     * identifier, the EN 16931 rule set's findings of these rules are left to the extension's. */
+    overridden?: { identifier: string; ubl: readonly string[]; cii: readonly string[] };
   };
   /** Whether the invoice lines are written (MINIMUM and BASIC WL carry the document level only). */
   lines: boolean;
@@ -64,6 +67,8 @@ export interface ProfileRow {
 }
 
 const PEPPOL_BILLING = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+const XRECHNUNG_EXTENSION =
+  'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0';
 
 /** Every specification, by its `e_invoice.profile` name. */
 export const PROFILES: Record<Profile, ProfileRow> = {
@@ -96,11 +101,16 @@ export const PROFILES: Record<Profile, ProfileRow> = {
     keyFigures: false,
     en16931: true,
     received: {
-      identifiers: [
-        'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0',
-      ],
+      identifiers: [XRECHNUNG_EXTENSION],
       ubl: ['en16931-ubl', 'xrechnung-ubl'],
       cii: ['en16931-cii', 'xrechnung-cii'],
+      // KoSIT's rules for the extension: BR-DEX-04, -05, -06 (more identifier schemes: BR-CL-10, -11, -21), BR-DEX-07,
+      // -08 (BR-CL-25, -26) and in UBL BR-DEX-09 (third-party payments in the amount due: BR-CO-16).
+      overridden: {
+        identifier: XRECHNUNG_EXTENSION,
+        ubl: ['BR-CL-10', 'BR-CL-11', 'BR-CL-21', 'BR-CL-25', 'BR-CL-26', 'BR-CO-16'],
+        cii: ['BR-CL-10', 'BR-CL-11', 'BR-CL-21', 'BR-CL-25', 'BR-CL-26'],
+      },
     },
   },
   minimum: {

@@ -288,6 +288,28 @@ describe('received invoices read whole: what CII D16B has no place for, and the 
     expect(xrFatal(cii)).to.deep.equal([]);
   });
 
+  it("XRechnung's extension replaces EN 16931 rules with its own: an XR01 identifier scheme is BR-CL-10 only without the extension", async function () {
+    const service = await sharedService();
+    const made = await post(service, xrechnung({ tax: 19 }), { path: '/ubl' });
+    const ubl = await made.text();
+    expect(made.status, ubl.slice(0, 300)).to.equal(200);
+    // A seller identifier in XRechnung's own scheme XR01 (BR-DEX-04 accepts it; EN 16931's BR-CL-10 knows ISO 6523 only).
+    const xr01 = ubl.replace(
+      /(<cac:AccountingSupplierParty><cac:Party>(?:<cbc:EndpointID[^>]*>[^<]*<\/cbc:EndpointID>)?)/,
+      '$1<cac:PartyIdentification><cbc:ID schemeID="XR01">LIEF-4711</cbc:ID></cac:PartyIdentification>',
+    );
+    expect(xr01).to.contain('schemeID="XR01"');
+    const extension = xr01.replace(
+      /<cbc:CustomizationID>[^<]*</,
+      '<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0<',
+    );
+    const plain = (await (await postReceived(service, xr01, '/validate')).json()) as Report;
+    const ext = (await (await postReceived(service, extension, '/validate')).json()) as Report;
+    expect(plain.errors.map((e) => `${e.rule_set}: ${e.rule}`)).to.include('EN 16931 UBL: BR-CL-10');
+    expect(ext.errors.map((e) => `${e.rule_set}: ${e.rule}`)).to.deep.equal([]);
+    expect(ext.valid).to.equal(true);
+  });
+
   it("XRechnung's Skonto terms keep the line break that ends them through a conversion (BR-DE-18)", async function () {
     const service = await sharedService();
     const terms = '#SKONTO#TAGE=7#PROZENT=2.00#\n#SKONTO#TAGE=14#PROZENT=1.00#\n';

@@ -236,6 +236,15 @@ export function applicable(
   };
 }
 
+/** The EN 16931 rule set of each syntax. */
+const EN16931_RULES: Record<Syntax, RuleSetId> = { ubl: 'en16931-ubl', cii: 'en16931-cii' };
+
+/** The EN 16931 rules an extension the document declares replaces with its own (profiles.ts `overridden`). */
+function overriddenRules(recognised: Recognised): ReadonlySet<string> {
+  const o = recognised.profile ? PROFILES[recognised.profile].received.overridden : undefined;
+  return new Set(o && o.identifier === recognised.specification ? o[recognised.syntax] : []);
+}
+
 /** The French rules (BR-FR, Flux 2) of each syntax. */
 const FRENCH_RULES: Record<Syntax, RuleSetId> = { ubl: 'br-fr-ubl', cii: 'br-fr-cii' };
 
@@ -341,8 +350,11 @@ export async function checkReceived(xml: string, opts: CheckOptions): Promise<Ch
 
   const runnable = ruleSets.filter((id) => RULE_SETS[id].file);
   const results = xsdValid ? await runAll(opts.rules, runnable, shared, opts.signal) : new Map<RuleSetId, SvrlFailure[] | Error>();
+  const overridden = overriddenRules(recognised);
   for (const id of ruleSets) {
-    const outcome = ruleSetOutcome(id, results.get(id), opts.rules);
+    const result = results.get(id);
+    const kept = Array.isArray(result) && id === EN16931_RULES[recognised.syntax] ? result.filter((f) => !overridden.has(f.id)) : result;
+    const outcome = ruleSetOutcome(id, kept, opts.rules);
     ruleSetsReport.push(outcome.report);
     findings.push(...outcome.findings);
   }
