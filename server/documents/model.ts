@@ -75,6 +75,8 @@ export const LABEL_KEYS = [
   'buyer_item_id_title',
   'standard_item_id_title',
   'origin_country_title',
+  'sku_title',
+  'line_number_header',
 ] as const;
 export type LabelKey = (typeof LABEL_KEYS)[number];
 
@@ -99,7 +101,8 @@ export interface DocumentRequest {
   custom_fields: CustomField[];
   date?: string;
   items: LineItem[];
-  fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
+  /** What the totals show (tax, discounts, shipping), and whether the item rows are numbered. */
+  fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode; line_numbers?: boolean };
   discounts?: number;
   tax?: number;
   shipping?: number;

@@ -39,6 +39,10 @@ export type DocumentBody = Labels & {
     tax?: SubtotalToggle;
     discounts?: SubtotalToggle;
     shipping?: SubtotalToggle;
+    /**
+     * Number the item rows 1, 2, 3 … in a first column (default false)
+     */
+    line_numbers?: boolean;
   };
   discounts?: NonNegativeAmount;
   tax?: NonNegativeAmount;
@@ -292,6 +296,8 @@ export interface Labels {
   buyer_item_id_title?: PlainText;
   standard_item_id_title?: PlainText;
   origin_country_title?: PlainText;
+  sku_title?: PlainText;
+  line_number_header?: PlainText;
 }
 export interface CustomField {
   name: RequiredText;
@@ -321,6 +327,10 @@ export interface LineItem {
    * The seller's identifier of the item (BT-155)
    */
   seller_item_id?: string;
+  /**
+   * The item's stock-keeping unit (SKU), printed under its name; in an e-invoice the seller's item identifier (BT-155) when seller_item_id gives none
+   */
+  sku?: string;
   /**
    * The buyer's identifier of the item (BT-156)
    */

@@ -279,7 +279,12 @@ function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySe
     custom_fields: pick('custom_fields') ?? [],
     date: pick('date'),
     items: doc.items,
-    fields: { tax: doc.fields?.tax ?? '%', discounts: doc.fields?.discounts ?? false, shipping: doc.fields?.shipping ?? false },
+    fields: {
+      tax: doc.fields?.tax ?? '%',
+      discounts: doc.fields?.discounts ?? false,
+      shipping: doc.fields?.shipping ?? false,
+      line_numbers: doc.fields?.line_numbers ?? false,
+    },
     discounts: pick('discounts'),
     tax: pick('tax'),
     shipping: pick('shipping'),

@@ -31,7 +31,7 @@ export function linesOf(doc: DocumentRequest, totals: Totals, vat: VatCategory[]
       baseQuantity: t.baseQuantity,
       name: item.name ?? item.description ?? `Line ${i + 1}`,
       description: item.description,
-      sellerItemId: item.seller_item_id,
+      sellerItemId: item.seller_item_id ?? item.sku, // BT-155: the seller's item id, else the SKU
       buyerItemId: item.buyer_item_id,
       standardItemId: item.standard_item_id ? { id: item.standard_item_id.id, scheme: item.standard_item_id.scheme } : undefined,
       classifications: item.classifications?.map((c) => ({ id: c.id, scheme: c.scheme, version: c.version })),

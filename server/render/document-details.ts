@@ -17,6 +17,7 @@ export type DetailLabelKey =
   | 'buyer_item_id_title'
   | 'standard_item_id_title'
   | 'origin_country_title'
+  | 'sku_title'
   | 'allowance_title'
   | 'charge_title';
 

@@ -59,6 +59,7 @@ export function countryNames(tag: string): (code: string) => string {
 
 function identifiers(item: LineItem, { label, text, catalogues }: LineContext): string[] {
   const out: string[] = [];
+  if (item.sku) out.push(text('labelled', { label: label('sku_title'), value: item.sku }));
   if (item.seller_item_id) out.push(text('labelled', { label: label('seller_item_id_title'), value: item.seller_item_id }));
   if (item.buyer_item_id) out.push(text('labelled', { label: label('buyer_item_id_title'), value: item.buyer_item_id }));
   const standard = item.standard_item_id;
@@ -81,7 +82,7 @@ function properties(item: LineItem, { label, text, country }: LineContext): stri
 }
 
 const hasDetails = (i: LineItem): boolean =>
-  Boolean(i.seller_item_id || i.buyer_item_id || i.standard_item_id || i.origin_country || i.attributes?.length || i.period || i.note);
+  Boolean(i.sku || i.seller_item_id || i.buyer_item_id || i.standard_item_id || i.origin_country || i.attributes?.length || i.period || i.note);
 
 /** The small lines under a line's name, each a text; undefined when the line has no such data (most lines: a
  * 1,000-line statement pays next to nothing for them). */

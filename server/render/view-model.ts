@@ -199,7 +199,9 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     return adjustmentLines(totals, { fmt, label, text });
   };
   const { details, fields } = detailsOf(doc, ctx, label, line);
-  const { columns, rows, totals: totalLines, summary } = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments });
+  const laidOut = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments });
+  const { columns, rows } = doc.fields.line_numbers ? numbered(laidOut, label('line_number_header')) : laidOut;
+  const { totals: totalLines, summary } = laidOut;
   keepNumbersOnOneLine(columns, rows);
   longWords(columns, [...details, ...(summary ? [summary] : [])]);
 
@@ -230,6 +232,22 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,
     pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
   });
+}
+
+/** `fields.line_numbers`: a first column numbering the item rows 1, 2, 3 … (a line's allowance and charge rows, which
+ * follow it, have none). */
+function numbered(layout: { columns: Column[]; rows: Cell[][] }, header: string): { columns: Column[]; rows: Cell[][] } {
+  let n = 0;
+  return {
+    columns: [{ key: 'number', label: header, align: 'right', width: 'qty' }, ...layout.columns],
+    rows: layout.rows.map((row) => {
+      const adjustment = Boolean(row[0]?.adjustment);
+      const cell: Cell = adjustment
+        ? { text: '', align: 'right', adjustment: true }
+        : { text: String(++n), align: 'right', nowrap: true };
+      return [cell, ...row];
+    }),
+  };
 }
 
 /** The details column (date, supply, terms, due date, payee, order, preceding invoices, a few custom fields) and the

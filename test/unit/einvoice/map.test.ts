@@ -105,6 +105,22 @@ describe('e-invoice model from a request (map.ts)', function () {
     expect(map(request({ date: undefined }), { now: late, timeZone: 'Asia/Tokyo' }).issueDate).to.equal('2026-11-27');
   });
 
+  it("an item's sku is its seller item identifier (BT-155) when seller_item_id gives none", function () {
+    const doc = documentRequest({
+      number: 'INV-1',
+      date: '2026-03-02',
+      tax: 21,
+      fields: { tax: '%', discounts: false, shipping: false },
+      items: [
+        { name: 'a', quantity: 1, unit_cost: 1, sku: 'SKU-A' },
+        { name: 'b', quantity: 1, unit_cost: 1, sku: 'SKU-B', seller_item_id: 'ART-B' },
+        { name: 'c', quantity: 1, unit_cost: 1 },
+      ] as DocumentRequest['items'],
+      e_invoice: E_INVOICE as DocumentRequest['e_invoice'],
+    });
+    expect(map(doc).lines.map((l) => l.sellerItemId)).to.deep.equal(['SKU-A', 'ART-B', undefined]);
+  });
+
   it('type codes: a credit note is 381 and names the invoice it follows; a quote is no e-invoice', function () {
     const credit = map(request({ type: 'credit_note', purchase_order: 'INV-0' }));
     expect(credit.typeCode).to.equal('381');

@@ -96,6 +96,33 @@ describe('document view: units, line details, line allowances and charges', func
     expect(fr.details![1]).to.equal('Origine\u00a0: Éthiopie · Colour\u00a0: red · Roast\u00a0: medium');
   });
 
+  it('fields.line_numbers: a first column numbers the item rows, not their allowance rows; off by default; in every layout', function () {
+    const items = [
+      { name: 'a', quantity: 1, unit_cost: 10, allowances: [{ reason: 'Loyalty', percent: 10 }] },
+      { name: 'b', quantity: 2, unit_cost: 5 },
+      { name: 'c', quantity: 3, unit_cost: 1 },
+    ];
+    const on = view({ items, fields: { line_numbers: true } });
+    expect(on.columns.map((c) => c.key)).to.deep.equal(['number', 'item', 'quantity', 'rate', 'amount']);
+    expect(on.columns[0]!.label).to.equal('#');
+    expect(on.rows.map((r) => r[0]!.text)).to.deep.equal(['1', '', '2', '3']);
+    expect(on.rows[1]!.every((c) => c.adjustment)).to.equal(true);
+    expect(view({ items }).columns[0]!.key).to.equal('item');
+    expect(view({ items, fields: { line_numbers: true } }, 'de').columns[0]!.label).to.equal('Nr.');
+    for (const type of ['packing_slip', 'statement', 'timesheet']) {
+      const dated = items.map(({ allowances: _a, ...i }) => ({ ...i, date: '2026-11-02' }));
+      const v = view({ type, items: dated, fields: { line_numbers: true } });
+      expect(v.columns[0]!.key, type).to.equal('number');
+      expect(v.rows.map((r) => r[0]!.text), type).to.deep.equal(['1', '2', '3']);
+      expect(v.rows.every((r) => r.length === v.columns.length), type).to.equal(true);
+    }
+  });
+
+  it('sku: printed under the name before the seller item id, labelled in the language', function () {
+    const v = view({ items: [{ name: 'a', sku: 'ESP-2000', seller_item_id: 'A-1' }] }, 'de');
+    expect(v.rows[0]![0]!.details).to.deep.equal(['SKU: ESP-2000 · Art.-Nr.: A-1']);
+  });
+
   it('names a scheme it does not know by its code, and prints nothing for a line without details', function () {
     const v = view({ items: [{ name: 'a', standard_item_id: { scheme: '0003', id: '123' } }, { name: 'b' }] });
     expect(v.rows[0]![0]!.details).to.deep.equal(['Item ID: 123 (0003)']);
