@@ -82,7 +82,9 @@ function properties(item: LineItem, { label, text, country }: LineContext): stri
 }
 
 const hasDetails = (i: LineItem): boolean =>
-  Boolean(i.sku || i.seller_item_id || i.buyer_item_id || i.standard_item_id || i.origin_country || i.attributes?.length || i.period || i.note);
+  Boolean(
+    i.sku || i.seller_item_id || i.buyer_item_id || i.standard_item_id || i.origin_country || i.attributes?.length || i.period || i.note,
+  );
 
 /** The small lines under a line's name, each a text; undefined when the line has no such data (most lines: a
  * 1,000-line statement pays next to nothing for them). */

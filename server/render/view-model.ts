@@ -242,9 +242,7 @@ function numbered(layout: { columns: Column[]; rows: Cell[][] }, header: string)
     columns: [{ key: 'number', label: header, align: 'right', width: 'qty' }, ...layout.columns],
     rows: layout.rows.map((row) => {
       const adjustment = Boolean(row[0]?.adjustment);
-      const cell: Cell = adjustment
-        ? { text: '', align: 'right', adjustment: true }
-        : { text: String(++n), align: 'right', nowrap: true };
+      const cell: Cell = adjustment ? { text: '', align: 'right', adjustment: true } : { text: String(++n), align: 'right', nowrap: true };
       return [cell, ...row];
     }),
   };

@@ -113,8 +113,14 @@ describe('document view: units, line details, line allowances and charges', func
       const dated = items.map(({ allowances: _a, ...i }) => ({ ...i, date: '2026-11-02' }));
       const v = view({ type, items: dated, fields: { line_numbers: true } });
       expect(v.columns[0]!.key, type).to.equal('number');
-      expect(v.rows.map((r) => r[0]!.text), type).to.deep.equal(['1', '2', '3']);
-      expect(v.rows.every((r) => r.length === v.columns.length), type).to.equal(true);
+      expect(
+        v.rows.map((r) => r[0]!.text),
+        type,
+      ).to.deep.equal(['1', '2', '3']);
+      expect(
+        v.rows.every((r) => r.length === v.columns.length),
+        type,
+      ).to.equal(true);
     }
   });
 
