@@ -144,7 +144,7 @@ describe('document validation (validate.ts)', function () {
       subtotal_title: ' ',
     });
     expect(doc).to.include({ type: 'invoice', theme: 'classic', page_size: 'letter', currency: 'USD', amount_paid: 12.5 });
-    expect(doc.fields).to.deep.equal({ tax: '%', discounts: false, shipping: false });
+    expect(doc.fields).to.deep.equal({ tax: '%', discounts: false, shipping: false, line_numbers: false });
     expect(doc.number).to.equal(undefined);
     expect(doc.notes).to.equal(undefined);
     expect(doc.payment_terms).to.equal(undefined);
