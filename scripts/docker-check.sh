@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Docker image as users get it: builds it, runs it alone (read-only root, uid 10001, the keys CLI), then runs
 # docker-compose.yml unchanged (two replicas behind nginx, one Redis) and checks through nginx: a PDF, a UBL, a CII, a
-# Factur-X, a /validate report of an official example naming its rule sets, a received UBL shown as a PDF; the quota
+# Factur-X, a /validate report of an official example naming its rule sets, a received UBL shown as a PDF, a French
+# invoice validated with the French rules and its lifecycle status (POST /status); the quota
 # of a free key exact across the replicas (110 requests: 100 × 200, 10 × 429); keys and usage kept over
 # `down`/`up`; Redis stopped and started (JSON 503s, then documents again); a replica killed under load (only
 # documents and JSON 503s). Prints the image size, the build time and every figure, and exits non-zero on a failure.
@@ -145,6 +146,26 @@ check "POST /validate of the official Peppol example: $RULES" \
   '[ "$status" = 200 ] && [[ "$RULES" == true:*"EN 16931 UBL"*"Peppol BIS Billing"* ]]'
 status=$(post / "$PAID" "$WORK/peppol.xml" application/xml "$WORK/received.pdf")
 check 'POST / of the received UBL: shown as a PDF' '[ "$status" = 200 ] && [ "$(head -c 5 "$WORK/received.pdf")" = "%PDF-" ]'
+
+# France's reform: a French invoice (profile fr), recognised as French by /validate with the BR-FR rules, and its
+# lifecycle status (the CDAR message) from POST /status.
+cat >"$WORK/fr.json" <<'JSON'
+{"from":"Atelier Lumière SARL","to":"Client SAS","number":"F-2026-0042","date":"2026-11-20","due_date":"2026-12-20",
+ "currency":"EUR","tax":20,"items":[{"name":"Lampe de bureau","quantity":2,"unit_cost":89.5}],
+ "e_invoice":{"profile":"fr","operation_category":"goods","processing":"B2B",
+  "seller":{"country":"FR","vat_id":"FR32123456789","siren":"123456789","siret":"12345678900017","city":"Paris","postal_code":"75002"},
+  "buyer":{"country":"FR","vat_id":"FR61987654321","siren":"987654321","city":"Lyon","postal_code":"69002"},
+  "payment_means":{"code":"30","iban":"FR7630006000011234567890189"}}}
+JSON
+status=$(post /ubl "$PAID" "$WORK/fr.json" application/json "$WORK/fr.ubl")
+check 'POST /ubl with profile fr: a French UBL' '[ "$status" = 200 ] && grep -q "<cbc:ProfileID>B1</cbc:ProfileID>" "$WORK/fr.ubl"'
+status=$(post /validate "$PAID" "$WORK/fr.ubl" application/xml "$WORK/fr-report.json")
+FR=$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); console.log(r.valid+" "+r.french+": "+r.rule_sets.map(s=>s.name+" "+s.fatal).join(", "))' "$WORK/fr-report.json" 2>/dev/null || true)
+check "POST /validate of the French UBL: $FR" '[ "$status" = 200 ] && [[ "$FR" == "true true:"*"BR-FR"* ]]'
+node -e 'console.log(JSON.stringify({invoice:require("fs").readFileSync(process.argv[1],"utf8"),status:"refused",reason:"DOUBLON"}))' "$WORK/fr.ubl" >"$WORK/status.json"
+status=$(post /status "$PAID" "$WORK/status.json" application/json "$WORK/status.xml")
+check 'POST /status: the CDAR message (refused, 210)' \
+  '[ "$status" = 200 ] && grep -q "CrossDomainAcknowledgementAndResponse" "$WORK/status.xml" && grep -q "<ram:ProcessConditionCode>210<" "$WORK/status.xml"'
 
 # 4. The quota of a free key (100 a month) across both replicas.
 echo '{"from":"A","to":"B","items":[{"name":"x","unit_cost":1}]}' >"$WORK/small.json"
