@@ -1,7 +1,7 @@
 // E-invoice parties (einvoice/parties.ts, docs/decisions.md §8): the free-text `from` / `to` read as a name, up to three address lines
 // and a VAT line whose prefix gives the country, each field overridden by the structured e_invoice party.
 import { expect } from 'chai';
-import { countryOfVatId, partyFrom } from '../../../server/einvoice/parties';
+import { countryOfVatId, modelParty, partyConflicts, partyFrom } from '../../../server/einvoice/parties';
 
 describe('UBL parties from free text', function () {
   it('reads the name, the address lines and a VAT line written the usual ways', function () {
@@ -142,5 +142,29 @@ describe('UBL parties with structured e_invoice data', function () {
       ['CH123456789', 'CH'],
     ] as const)
       expect(countryOfVatId(vat), vat).to.equal(country);
+  });
+});
+
+describe('France: SIREN and SIRET of a party', function () {
+  it('the SIREN is the legal registration identifier in scheme 0002, the SIRET an identifier in scheme 0009, first', function () {
+    const p = modelParty('Atelier SARL', { siren: '123456789', siret: '12345678900017', identifiers: [{ id: 'GLN-1', scheme: '0088' }] });
+    expect(p.companyId).to.deep.equal({ id: '123456789', scheme: '0002' });
+    expect(p.identifiers).to.deep.equal([
+      { id: '12345678900017', scheme: '0009' },
+      { id: 'GLN-1', scheme: '0088' },
+    ]);
+  });
+
+  it('company_id wins over the SIREN when both are given and agree; another company_id beside a SIREN is a problem naming siren', function () {
+    expect(modelParty('A', { siren: '123456789', company_id: '123456789', company_id_scheme: '0002' }).companyId).to.deep.equal({
+      id: '123456789',
+      scheme: '0002',
+    });
+    expect(partyConflicts({ siren: '123456789', company_id: '123456789' }, 'seller')).to.deep.equal([]);
+    expect(partyConflicts({ siren: '123456789', company_id: 'HRB 1' }, 'buyer').map((p) => p.field)).to.deep.equal([
+      'e_invoice.buyer.siren',
+    ]);
+    expect(partyConflicts({ siren: '123456789', company_id: '123456789', company_id_scheme: '0088' }, 'seller')).to.have.length(1);
+    expect(partyConflicts(undefined, 'seller')).to.deep.equal([]);
   });
 });
