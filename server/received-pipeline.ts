@@ -5,14 +5,15 @@
 // written in another syntax from that model (retarget.ts says which specification the output keeps). An invoice that
 // breaks its own rules is never converted into something that looks valid: invalid_e_invoice with its report.
 import { inTurn } from './cpu-turns';
-import type { XsdRoot, XsdValidator } from './einvoice/xsd-validator';
+import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
 import { DomainError, errors } from './errors';
 import { WorkerPoolError } from './worker-pool';
 import { readCii } from './einvoice/cii/read';
 import type { EInvoice, Profile } from './einvoice/model';
-import { checked, facturXRow, packageFacturX, writeCii, writeUbl, type RenderedXml } from './einvoice/outputs';
+import { checked, packageFacturX, writeCii, writeUbl, type RenderedXml } from './einvoice/outputs';
 import {
+  applicable,
   checkReceived,
   CREDIT_NOTE_TYPE_CODES,
   type CheckedDocument,
@@ -128,14 +129,6 @@ function refuseLongerThan(xml: string, maxLines: number): void {
   }
 }
 
-/** The XSD a converted CII is checked against, as /validate would check it: a Factur-X PDF's, or a Factur-X profile's
- * own identifier, its profile's XSD; France's CII D22B; any other CII D16B. */
-function ciiXsd(invoice: EInvoice, target: Target): XsdRoot {
-  const row = PROFILES[invoice.profile];
-  if (target === 'factur-x' || row.received.facturXSchemas) return facturXRow(invoice).xsd;
-  return row.france ? 'CrossIndustryInvoice-D22B' : 'CrossIndustryInvoice';
-}
-
 /** What the CII of the invoice's profile has no place for is refused, naming it, never written with some left out:
  * sub-lines outside the profiles that carry them; more than one preceding invoice in CII D16B (a plain CII,
  * XRechnung's: InvoiceReferencedDocument 0..1; Factur-X's profiles and D22B have several). */
@@ -188,7 +181,7 @@ export class ReceivedPipeline {
   async convert(body: ReceivedBody, target: Target, opts: ConvertOptions): Promise<RenderedXml | RenderedDocument> {
     const doc = await this.check(body, opts.signal);
     if (!doc.report.valid) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
-    const { invoice } = await inTurn(() => retarget(this.read(doc), target, opts.profile));
+    const invoice = await inTurn(() => retarget(this.read(doc), target, opts.profile));
     const filename = pdfFilename({
       type: CREDIT_NOTE_TYPE_CODES.has(invoice.typeCode) ? 'credit_note' : 'invoice',
       number: invoice.number,
@@ -201,7 +194,14 @@ export class ReceivedPipeline {
       await this.outputMustPass(ubl.xml, target, opts.signal);
       return { xml: ubl.xml, root: ubl.root, filename };
     }
-    const xsd = ciiXsd(invoice, target);
+    // The XSD /validate will check the output against (check.ts's table): a Factur-X profile's, D22B, or D16B.
+    const recognised = {
+      syntax: 'cii',
+      documentType: 'invoice',
+      profile: invoice.profile,
+      french: PROFILES[invoice.profile].france,
+    } as const;
+    const { xsd } = applicable(recognised, target === 'factur-x');
     refuseWhatCiiCannotCarry(invoice, xsd);
     const xml = await writeCii(invoice);
     await checked(this.xsd, xml, xsd);

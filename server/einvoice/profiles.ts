@@ -164,7 +164,7 @@ export const PROFILES: Record<Profile, ProfileRow> = {
   },
   fr: {
     // France's EN16931 profile: BT-24 is the norm's own; a received one is told from en16931 by its content (a French
-    // billing framework in BT-23: france.ts, isFrenchInvoice).
+    // billing framework in BT-23, a 0225 address, a BAR note: received/check.ts, recognise).
     specification: 'urn:cen.eu:en16931:2017',
     syntaxes: ['ubl', 'cii'],
     facturX: { level: 'EN 16931', attachment: 'factur-x.xml', xsd: 'FacturX-EN16931', rules: 'facturx-en16931' },

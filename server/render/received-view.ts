@@ -56,7 +56,6 @@ export interface ReceivedParts {
   depths: number[];
 }
 
-/** The first step of receivedView: the invoice as a document, its stated totals and the received block. */
 /** The lines with their sub-lines after each, depth first, and the depth of each (0 for a line of the invoice). */
 function flatLines(lines: readonly Line[], depth = 0, out: { lines: Line[]; depths: number[] } = { lines: [], depths: [] }) {
   for (const line of lines) {
@@ -77,6 +76,7 @@ function markDepths(rows: Cell[][], depths: readonly number[]): Cell[][] {
   });
 }
 
+/** The first step of receivedView: the invoice as a document, its stated totals and the received block. */
 export function receivedParts(invoice: EInvoice, check: ReceivedCheck, ctx: ViewContext, options: ReceivedDocumentOptions): ReceivedParts {
   // A received currency code is whatever the sender wrote (BR-05 and BR-CL-04 report it): a code Intl cannot format
   // is shown as ISO 4217's "no currency" (XXX), never a failure to show the invoice.

@@ -23,7 +23,7 @@ export { differences };
 /** The model as the service writes it to CII (received/retarget.ts): Peppol BIS Billing 3.0 exists in UBL only, so its
  * CII is written with the bare norm's rows, its BT-24 and BT-23 kept as received, so that the way back restores them. */
 export function forCii(e: EInvoice): EInvoice {
-  return retarget(e, 'cii').invoice;
+  return retarget(e, 'cii');
 }
 
 /** A difference between the UBL example and its CII that is not a loss: `missing` a term of the example that the

@@ -30,7 +30,7 @@ function statusParty(party: Party): StatusParty {
 /** The invoice's parties as the message needs them: both SIRENs (BR-FR-CDV-07, -13), the recipient's address. */
 function partyProblems(invoice: EInvoice, status: LifecycleStatus, out: FieldProblem[]): void {
   for (const role of ['seller', 'buyer'] as const) {
-    if (!sirenOf(invoice[role]) || !/^\d{9}$/.test(sirenOf(invoice[role])!)) {
+    if (!/^\d{9}$/.test(sirenOf(invoice[role]) ?? '')) {
       out.push({
         field: 'invoice',
         message: `invoice gives no SIREN for the ${role} (${role === 'seller' ? 'BT-30' : 'BT-47'}, scheme 0002): a status names both parties by their SIREN`,

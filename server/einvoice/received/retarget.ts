@@ -33,14 +33,12 @@ function kept(invoice: EInvoice, target: Target): EInvoice {
   return { ...invoice, profile: 'en16931', specification: invoice.specification ?? row.specification };
 }
 
-/** The invoice as it is written to `target` (the query's `profile` when given), and whether its specification
- * changed on the way. */
-export function retarget(invoice: EInvoice, target: Target, profile?: Profile): { invoice: EInvoice; changed: boolean } {
+/** The invoice as it is written to `target` (the query's `profile` when given). */
+export function retarget(invoice: EInvoice, target: Target, profile?: Profile): EInvoice {
   const out = profile ? asked(invoice, target, profile) : kept(invoice, target);
   if (target === 'ubl' && out.lines.length === 0) {
     // MINIMUM and BASIC WL carry none; an invoice line is 1..n in UBL (and in EN 16931).
     throw errors.validation([{ field: '(body)', message: 'the invoice has no lines, which UBL requires: convert it to CII or Factur-X' }]);
   }
-  const spec = (e: EInvoice) => e.specification ?? PROFILES[e.profile].specification;
-  return { invoice: out, changed: spec(out) !== spec(invoice) };
+  return out;
 }
