@@ -2,9 +2,9 @@
 // Owns the list of types and the TypeScript view of the request after validation, with defaults applied; the shapes
 // the schemas define (line items, custom fields, payment methods, e-invoice data) are the ones generated from them
 // (schema-types.ts). No I/O, no engine imports.
-import type { CustomField, DocumentBody, EInvoice, LineItem, PaymentMethod } from './schema-types';
+import type { CustomField, DocumentBody, EInvoice, LineItem, PaymentMethod, StampKind } from './schema-types';
 
-export type { CustomField, EInvoice, EInvoiceParty, LineItem, PaymentMethod } from './schema-types';
+export type { CustomField, EInvoice, EInvoiceParty, LineItem, PaymentMethod, StampKind } from './schema-types';
 
 export const DOCUMENT_TYPES = [
   'invoice',
@@ -90,6 +90,11 @@ export interface DocumentRequest {
   logo?: string;
   /** The logo's alternate text (a Figure's /Alt in the tagged PDF); by default from the `logo_alt` text. */
   logo_alt?: string;
+  /** A mark across the first page or every page (documents/marks.ts), and the letterhead footer of every page. */
+  stamp?: Stamp;
+  footer?: string;
+  /** Every price and amount sent includes the tax (money/inclusive.ts). */
+  prices_include_tax: boolean;
   /** The payment QR code printed beside the totals (server/payments/request.ts). */
   payment_code?: 'epc' | 'swiss_qr_bill' | 'link';
   from: string;
@@ -126,6 +131,14 @@ export interface DocumentRequest {
   labels: Partial<Record<LabelKey, string>>;
   /** Structured e-invoice data (docs/decisions.md §8); the e-invoice outputs read it, the PDF prints what a reader needs. */
   e_invoice?: EInvoice;
+}
+
+/** A stamp as the document prints it (documents/marks.ts): its kind (the colour, and the word unless `text`), its
+ * own words, and on which pages. */
+export interface Stamp {
+  kind?: StampKind;
+  text?: string;
+  pages: 'first' | 'all';
 }
 
 /** UNCL5305 VAT category of the lines. */

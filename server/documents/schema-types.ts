@@ -20,6 +20,28 @@ export type DocumentBody = Labels & {
    * The logo's alternate text, which screen readers speak and the tagged PDF carries on its Figure. By default "Logo of" and the first line of from, in the document's language.
    */
   logo_alt?: string;
+  /**
+   * A large, rotated, translucent mark across the first page (or every page): a kind, printed in the document's language (PAID, DRAFT, COPY, VOID, DUPLICATE), or an object {kind, text, pages}. It changes no amount. "paid" is for the documents that ask for payment (not quotes, estimates, credit notes, timesheets or packing slips). On a Factur-X PDF it stays PDF/A-3.
+   */
+  stamp?:
+    | StampKind
+    | ({
+        [k: string]: unknown;
+      } & {
+        kind?: StampKind;
+        /**
+         * The stamp's own words (at most 40 characters, one line), instead of the kind's word in the document's language; with kind, its colour
+         */
+        text?: string;
+        /**
+         * first (default): across the first page; all: across every page
+         */
+        pages?: 'first' | 'all';
+      });
+  /**
+   * A letterhead footer printed at the foot of every page beside the page numbers, in the document's fonts: the registered office, company number, directors, bank details. At most 6 lines (separated by line breaks) of at most 150 characters each; long lines wrap. Not with payment_code swiss_qr_bill, whose payment part takes the foot of the page.
+   */
+  footer?: string;
   from: RequiredText;
   to: RequiredText;
   ship_to?: PlainText;
@@ -44,6 +66,10 @@ export type DocumentBody = Labels & {
      */
     line_numbers?: boolean;
   };
+  /**
+   * Every unit_cost and amount sent (discounts, shipping, allowances and charges) includes the tax (default false). The document shows the gross amounts the customer saw, the total as their sum, and the net amount and the tax included per rate; e-invoices carry the net amounts EN 16931 requires. Needs the tax as a rate (fields.tax "%", line rates, or taxes with rates). Rounding: per rate, the tax is taken out of the rate's gross total once.
+   */
+  prices_include_tax?: boolean;
   discounts?: NonNegativeAmount;
   tax?: NonNegativeAmount;
   shipping?: NonNegativeAmount;
@@ -107,6 +133,7 @@ export type DocumentBody = Labels & {
   payments_title?: PlainText;
 };
 export type PlainText = string;
+export type StampKind = 'paid' | 'draft' | 'copy' | 'void' | 'duplicate';
 export type RequiredText = string;
 /**
  * Printed as sent, except an ISO 8601 date (2015-02-09), which is formatted for the locale.

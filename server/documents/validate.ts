@@ -5,6 +5,7 @@ import { errors, type FieldProblem } from '../errors';
 import { listBoundProblems } from './list-bounds';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
 import { normalizeRequest } from './normalize';
+import { markProblems, stampOf } from './marks';
 import type { ParsedBody } from './parse-body';
 import type { ErrorObject, SchemaRegistry } from './schema-registry';
 import type { DocumentBody } from './schema-types';
@@ -16,6 +17,8 @@ const PATTERN_HINTS: Record<string, string> = {
   'e_invoice.payment_means.code': 'must be a UNCL4461 payment means code such as 30 or 58',
   'e_invoice.payment_means.iban': 'must be an IBAN such as BE71096123456769',
   'e_invoice.payment_means.bic': 'must be a BIC such as GKCCBEBB, or a clearing code of letters and digits',
+  footer: 'must have at most 6 lines of at most 150 characters each',
+  'stamp.text': 'must be words on one line',
 };
 
 /** The most problems listed in `details`; a 1,000-line body with every line wrong stays readable. */
@@ -223,7 +226,10 @@ export function validateDocument(registry: SchemaRegistry, body: ParsedBody): Do
   if (!schema.validate(doc) || illegal.length > 0) {
     throw errors.validation([...toProblems(schema.validate.errors ?? [], rawType, MAX_DETAILS), ...illegal].slice(0, MAX_DETAILS));
   }
-  return toDocument(doc, rawType, schema.accepted);
+  const made = toDocument(doc, rawType, schema.accepted);
+  const marks = markProblems(made);
+  if (marks.length > 0) throw errors.validation(marks);
+  return made;
 }
 
 /** The body of POST /status checked against schemas/status-request.json; every problem thrown at once. */
@@ -270,6 +276,9 @@ function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySe
     page_size: pick('page_size') ?? 'letter',
     logo: pick('logo'),
     logo_alt: pick('logo_alt'),
+    stamp: stampOf(pick('stamp')),
+    footer: pick('footer'),
+    prices_include_tax: pick('prices_include_tax') ?? false,
     payment_code: pick('payment_code'),
     from: doc.from,
     to: doc.to,

@@ -133,7 +133,9 @@ function unmetRequirements(invoice: EInvoice, doc: DocumentRequest, syntax: MapI
 }
 
 /** The request as an EN 16931 invoice in its profile; every problem is thrown at once as one validation error. */
-export function toEInvoice(input: MapInput): EInvoice {
+export function toEInvoice(sent: MapInput): EInvoice {
+  // EN 16931 states net prices and amounts: with prices that include tax, the totals' net form (money/inclusive.ts).
+  const input: MapInput = { ...sent, totals: sent.totals.net ?? sent.totals };
   const { doc, totals } = input;
   if (!isEInvoiceType(doc.type)) throw errors.eInvoiceType(doc.type);
   const { when, seller, buyer, vat } = readRequest(input);

@@ -109,5 +109,6 @@ export function statedTotals(invoice: EInvoice): Totals {
     show: { subtotal: true, amountPaid: !prepaid.isZero(), payments: false, rounding: !rounding.isZero() },
     taxCurrency: invoice.taxCurrency,
     vat,
+    pricesIncludeTax: false,
   };
 }

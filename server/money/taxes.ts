@@ -4,7 +4,10 @@
 // minor unit), shipping stays untaxed (README "Several taxes"). A rate tax is its rate of the taxable amount of its
 // lines, rounded once; a compound one is charged on that amount plus the earlier taxes on those lines (an earlier tax
 // that also taxes other lines counts with its lines' share of it); a flat one is its amount. Also says whether the
-// taxes map to one VAT rate per line (for the e-invoices), and why not. Must not format or know syntaxes.
+// taxes map to one VAT rate per line (for the e-invoices), and why not. With prices that include tax
+// (`prices_include_tax`) a set's amounts are gross: each tax takes its part of them (a compound one its part of the
+// earlier taxes too), summed over its sets and rounded once, and a set's taxable amount is its gross less its shares.
+// Must not format or know syntaxes.
 import type { FieldProblem } from '../errors';
 import { Decimal, roundMoney, sentDecimal } from './decimal';
 import type { DocumentAdjustment } from './document-adjustments';
@@ -46,6 +49,8 @@ export interface TaxesInput {
   discount: Decimal;
   adjustments: readonly DocumentAdjustment[];
   digits: number;
+  /** Prices include the taxes (rate taxes only: refusals.ts refuses a flat one). */
+  included?: boolean;
 }
 
 /** A set of lines subject to the same taxes, with its taxable amount and its share of each tax. */
@@ -144,9 +149,47 @@ function notVatReason(input: TaxesInput, sets: LineSet[]): string | undefined {
   return undefined;
 }
 
+/** Each tax taken out of the gross of its sets (prices that include tax). In a set, tax k is the fraction
+ * f_k ÷ (1 + Σ f) of the gross, where f_k is its rate (a compound tax: its rate times 1 plus the earlier fractions);
+ * summed over its sets and rounded once, then shared back to them. Each set's taxable amount becomes its gross less
+ * its shares; a tax's base is the taxable amount of its sets (a compound one's with the earlier taxes' shares). */
+function includedTaxes(input: TaxesInput, sets: LineSet[]): TaxLine[] {
+  const fractions = sets.map((s) => {
+    const f = new Map<number, Decimal>();
+    let sum = zero();
+    input.taxes.forEach((t, k) => {
+      if (!s.taxes.has(k)) return;
+      const rate = sentDecimal(t.rate ?? 0).div(100);
+      const own = t.compound ? rate.mul(sum.add(1)) : rate;
+      f.set(k, own);
+      sum = sum.add(own);
+    });
+    return { f, whole: sum.add(1) };
+  });
+  const amounts = input.taxes.map((t, k) => {
+    const mine = sets.map((s, i) => ({ s, i })).filter(({ s }) => s.taxes.has(k));
+    const exact = mine.map(({ s, i }) => s.taxable.mul(fractions[i]!.f.get(k)!).div(fractions[i]!.whole));
+    const amount = roundMoney(
+      exact.reduce((a, b) => a.add(b), zero()),
+      input.digits,
+    );
+    share(amount, exact, input.digits).forEach((part, j) => mine[j]!.s.shares.set(k, part));
+    return { amount, mine: mine.map(({ s }) => s) };
+  });
+  for (const s of sets) s.taxable = [...s.shares.values()].reduce((a, b) => a.sub(b), s.taxable);
+  return input.taxes.map((t, k): TaxLine => {
+    const { amount, mine } = amounts[k]!;
+    // A compound tax is charged on the taxable amount with the earlier taxes' shares.
+    const earlier = (s: LineSet) => [...s.shares.entries()].filter(([j]) => j < k).reduce((a, [, v]) => a.add(v), zero());
+    const base = mine.reduce((a, s) => a.add(s.taxable).add(t.compound ? earlier(s) : zero()), zero());
+    const lines = mine.flatMap((s) => s.lines).sort((a, b) => a - b);
+    return { title: t.title.trim(), rate: sentDecimal(t.rate ?? 0), compound: Boolean(t.compound), base, amount, lines };
+  });
+}
+
 export function severalTaxes(input: TaxesInput): SeveralTaxes {
   const sets = lineSets(input);
-  const lines = computeTaxes(input, sets);
+  const lines = input.included ? includedTaxes(input, sets) : computeTaxes(input, sets);
   const total = lines.reduce((a, l) => a.add(l.amount), zero());
   const notVat = notVatReason(input, sets);
   if (notVat) return { lines, total, notVat };

@@ -3,15 +3,18 @@
 // lines (lines.ts), the discount, the document allowances and charges (document-adjustments.ts), the tax (one, by
 // VAT rate in vat.ts, or several in taxes.ts), shipping, the tax in the VAT accounting currency and the rounding of
 // the amount due, after refusing at once what cannot be computed (refusals.ts). Also decides which total lines are
-// shown. Must not format for display (render/format.ts does) or read labels.
+// shown. With prices that include tax (`prices_include_tax`) every amount sent is gross: the tax is taken out of them
+// (vat.ts, taxes.ts) and the net form the e-invoices carry is made from them (inclusive.ts). Must not format for
+// display (render/format.ts does) or read labels.
 import type { DocumentRequest, SubtotalMode, TaxCategoryCode } from '../documents/model';
 import { minorUnits } from '../documents/currency';
 import { Decimal, roundMoney } from './decimal';
 import { documentAdjustments, sumOf, type DocumentAdjustment, type SentDocumentAdjustment } from './document-adjustments';
 import { dec, lineTotals, type LineInput, type LineTotal } from './lines';
 import { refuseMoneyProblems } from './refusals';
+import { netTotals } from './inclusive';
 import { severalTaxes, type SentTax, type SeveralTaxes } from './taxes';
-import { splitVat, type VatSplit } from './vat';
+import { includedTax, splitVat, type VatSplit } from './vat';
 
 export { Decimal, roundMoney };
 export type { LineAdjustment, LineTotal } from './lines';
@@ -63,6 +66,12 @@ export interface Totals {
   taxCurrency?: { code: string; tax: Decimal; minorUnits: number };
   /** The tax by rate (money/vat.ts): one group for a document tax, a group per rate and category for line rates. */
   vat: VatSplit;
+  /** Prices include tax: the amounts above are gross (what the customer saw), the tax is included in the total and
+   * taxExclusive is the net. */
+  pricesIncludeTax: boolean;
+  /** With prices that include tax, the same document in net amounts, as an e-invoice states it (inclusive.ts);
+   * undefined when the taxes are not VAT rates (an e-invoice refuses them anyway). */
+  net?: Totals;
 }
 
 export interface TotalsInput {
@@ -79,6 +88,8 @@ export interface TotalsInput {
   >;
   taxes?: readonly SentTax[];
   fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
+  /** Every price and amount sent includes the tax. */
+  prices_include_tax?: boolean;
   discounts?: number | string;
   tax?: number | string;
   shipping?: number | string;
@@ -132,6 +143,7 @@ function taxesOf(input: TotalsInput, taxes: readonly SentTax[], c: TaxContext): 
     discount: c.discount.amount,
     adjustments: c.adjustments,
     digits: c.digits,
+    included: input.prices_include_tax,
   });
   const rates = new Set(several.lines.map((l) => l.rate?.toFixed()));
   const rate = several.vatGroups && rates.size === 1 ? several.lines[0]!.rate : undefined;
@@ -145,6 +157,8 @@ function taxesOf(input: TotalsInput, taxes: readonly SentTax[], c: TaxContext): 
 /** The one document tax (`tax`), by VAT rate when lines or adjustments have their own (vat.ts). */
 function taxOf(input: TotalsInput, c: TaxContext): { tax: Adjustment; vat: VatSplit } {
   let tax = adjustment(input.fields.tax, input.tax, c.taxBase, c.digits);
+  // Prices that include tax: the percent is taken out of the gross base (a flat amount was refused).
+  if (input.prices_include_tax && tax.mode === 'percent') tax = { ...tax, amount: includedTax(c.taxBase, tax.rate!, c.digits) };
   const vat = splitVat({
     lines: input.items.map((item, i) => ({ amount: c.lines[i]!.amount, tax: item.tax, tax_category: item.tax_category })),
     mode: input.fields.tax,
@@ -155,6 +169,7 @@ function taxOf(input: TotalsInput, c: TaxContext): { tax: Adjustment; vat: VatSp
     adjustments: c.adjustments,
     documentTaxAmount: tax.amount,
     digits: c.digits,
+    included: input.prices_include_tax,
   });
   if (vat.perLine) {
     // The sum of the groups' taxes; one rate when every group has the same (then printed as one line, as before).
@@ -192,12 +207,14 @@ export function computeTotals(input: TotalsInput): Totals {
   const shipping = adjustment(input.fields.shipping, input.shipping, afterDiscount, digits);
   const c: TaxContext = { lines, subtotal, discount, shipping, adjustments, taxBase, digits };
   const { tax, vat, taxes } = input.taxes ? taxesOf(input, input.taxes, c) : { ...taxOf(input, c), taxes: undefined };
-  const taxExclusive = taxBase.add(shipping.amount);
+  const included = Boolean(input.prices_include_tax);
+  // Gross amounts already hold the tax: the total is their sum, the amount without tax what is left without it.
+  const taxExclusive = included ? taxBase.add(shipping.amount).sub(tax.amount) : taxBase.add(shipping.amount);
   const total = taxExclusive.add(tax.amount);
   const rounding = roundMoney(dec(input.e_invoice?.rounding_amount, 0), digits);
   const balance = (input.type === 'statement' ? opening.add(total).sub(payments) : total.sub(opening)).add(rounding);
 
-  return {
+  const totals: Totals = {
     currency: input.currency.toUpperCase(),
     minorUnits: digits,
     lines,
@@ -221,10 +238,13 @@ export function computeTotals(input: TotalsInput): Totals {
     taxes,
     taxCurrency: taxCurrencyOf(input.e_invoice?.tax_currency, tax.amount),
     show: {
-      subtotal: discount.shown || tax.shown || shipping.shown || adjustments.length > 0,
+      // Prices that include tax: the tax adds no line between the subtotal and the total.
+      subtotal: discount.shown || (tax.shown && !included) || shipping.shown || adjustments.length > 0,
       amountPaid: !opening.isZero(),
       payments: !payments.isZero(),
       rounding: !rounding.isZero(),
     },
+    pricesIncludeTax: included,
   };
+  return included ? { ...totals, net: netTotals(totals) } : totals;
 }

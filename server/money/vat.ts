@@ -11,6 +11,8 @@
 //   the shares add up exactly; shipping then carries the VAT of what it ships (the EU rule for ancillary costs).
 //   Document allowances and charges without a category of their own are shared like the discount.
 //   Each group's tax is its base times its rate, rounded once (EN 16931 BR-CO-17); the document's tax is their sum.
+// Prices that include tax (`prices_include_tax`, money/inclusive.ts): the group's amounts are gross, its tax is taken
+// out of them once (gross × rate ÷ (100 + rate), rounded) and its taxable amount is the gross less that tax.
 // Must not format or know e-invoice syntaxes; raises only validation errors naming the field.
 import type { TaxCategoryCode } from '../documents/model';
 import { errors, type FieldProblem } from '../errors';
@@ -31,7 +33,8 @@ export interface VatGroup {
   shipping: Decimal;
   /** The document allowances and charges in the group: its share of each shared one, the whole of its own ones. */
   adjustments: AdjustmentShare[];
-  /** net − discount − allowances + shipping + charges */
+  /** net − discount − allowances + shipping + charges: what the tax is charged on. With prices that include tax, the
+   * amounts above are gross and this is their sum less the tax (the net the tax is on). */
   taxable: Decimal;
   tax: Decimal;
 }
@@ -72,13 +75,22 @@ export interface VatInput {
   /** The document tax already computed (document mode). */
   documentTaxAmount: Decimal;
   digits: number;
+  /** Prices include tax: the amounts are gross and each group's tax is taken out of them. */
+  included?: boolean;
 }
 
-/** Splits `total` across `weights` in proportion, to the minor unit (largest remainders), summing exactly. */
+/** The tax a gross amount includes at `rate` percent: gross × rate ÷ (100 + rate), rounded once to the minor unit. */
+export function includedTax(gross: Decimal, rate: Decimal, digits: number): Decimal {
+  return roundMoney(gross.mul(rate).div(rate.add(100)), digits);
+}
+
+/** Splits `total` across `weights` in proportion, to the minor unit (largest remainders), summing exactly; weights
+ * that add up to nothing (lines of zero) leave it all to the first, so that no amount is lost. */
 export function share(total: Decimal, weights: Decimal[], digits: number): Decimal[] {
   const D = Decimal;
   const sum = weights.reduce((a, w) => a.add(w), new D(0));
-  if (total.isZero() || sum.isZero()) return weights.map(() => new D(0));
+  if (total.isZero() || weights.length === 0) return weights.map(() => new D(0));
+  if (sum.isZero()) return weights.map((_, i) => (i === 0 ? total : new D(0)));
   const unit = new D(10).pow(-digits);
   const exact = weights.map((w) => total.mul(w).div(sum));
   const floors = exact.map((x) => x.div(unit).toDecimalPlaces(0, D.ROUND_DOWN).mul(unit));
@@ -144,7 +156,7 @@ function documentGroup(input: VatInput): VatGroup {
     taxable: zero(),
     tax: input.documentTaxAmount,
   };
-  group.taxable = taxableOf(group);
+  group.taxable = input.included ? taxableOf(group).sub(group.tax) : taxableOf(group);
   return group;
 }
 
@@ -195,8 +207,9 @@ export function splitVat(input: VatInput): VatSplit {
   list.forEach((g, i) => {
     g.discount = discounts[i]!;
     g.shipping = shipping[i]!;
-    g.taxable = taxableOf(g);
-    g.tax = roundMoney(g.taxable.mul(g.rate!).div(100), input.digits);
+    const amount = taxableOf(g);
+    g.tax = input.included ? includedTax(amount, g.rate!, input.digits) : roundMoney(amount.mul(g.rate!).div(100), input.digits);
+    g.taxable = input.included ? amount.sub(g.tax) : amount;
   });
   return { perLine, groups: list };
 }

@@ -2,7 +2,9 @@
 // reason, else "Allowance" / "Charge"), tax and shipping, each with its rate when it has one ("null or zero is
 // omitted"); with several VAT rates (money/vat.ts) the tax of each rate on its base instead of one tax line, after the
 // shipping whose shares they include; with several taxes (money/taxes.ts) one line per tax, its base said when it is
-// not the whole taxable amount. Plain data for the view model; computes no money.
+// not the whole taxable amount. With prices that include tax (money/inclusive.ts) the tax adds nothing: its lines
+// follow the total instead (includedTaxLines), the net amount and the tax each rate or tax includes. Plain data for
+// the view model; computes no money.
 import type { LabelKey } from '../documents/model';
 import type { Decimal, Totals } from '../money/totals';
 import type { Formatter } from './format';
@@ -15,11 +17,14 @@ export interface AdjustmentLine {
 /** The catalogue's labels of the total lines that the request cannot retitle. */
 export type AdjustmentLabelKey = 'allowance_title' | 'charge_title' | 'rounding_title';
 
+/** The catalogue's fixed texts of the total lines. */
+export type AdjustmentTextKey = 'rate_label' | 'tax_on' | 'tax_included' | 'tax_included_on' | 'net_amount';
+
 export interface AdjustmentContext {
   fmt: Formatter;
   label: (key: LabelKey | AdjustmentLabelKey) => string;
   /** A fixed text of the catalogue with its placeholders filled in. */
-  text: (key: 'rate_label' | 'tax_on', values: Record<string, string>) => string;
+  text: (key: AdjustmentTextKey, values?: Record<string, string>) => string;
 }
 
 /** e_invoice.allowances and .charges, each with its reason (and percent), an allowance as a negative amount. */
@@ -59,6 +64,10 @@ export function adjustmentLines(totals: Totals, ctx: AdjustmentContext): Adjustm
     out.push({ label: withRate(label('discounts_title'), totals.discount.rate), value: money(totals.discount.amount.neg()) });
   }
   out.push(...documentAdjustmentLines(totals, ctx));
+  if (totals.pricesIncludeTax) {
+    shipping();
+    return out;
+  }
   if (totals.taxes) {
     out.push(...severalTaxLines(totals, ctx));
     shipping();
@@ -77,5 +86,30 @@ export function adjustmentLines(totals: Totals, ctx: AdjustmentContext): Adjustm
   }
   if (totals.tax.shown) out.push({ label: withRate(label('tax_title'), totals.tax.rate), value: money(totals.tax.amount) });
   shipping();
+  return out;
+}
+
+/** Prices that include tax: after the total, the net amount and what each rate (or each tax of `taxes`) includes,
+ * on its base when there are several. */
+export function includedTaxLines(totals: Totals, { fmt, label, text }: AdjustmentContext): AdjustmentLine[] {
+  if (!totals.pricesIncludeTax) return [];
+  const included = (title: string, rate: Decimal | undefined, base: Decimal | undefined, amount: Decimal): AdjustmentLine => ({
+    label: !rate
+      ? title
+      : text(base ? 'tax_included_on' : 'tax_included', {
+          label: title,
+          rate: fmt.formatPercent(rate),
+          base: base ? fmt.formatMoney(base) : '',
+        }),
+    value: fmt.formatMoney(amount),
+  });
+  const out: AdjustmentLine[] = [{ label: text('net_amount'), value: fmt.formatMoney(totals.taxExclusive) }];
+  if (totals.taxes) {
+    const several = totals.taxes.lines.length > 1;
+    for (const t of totals.taxes.lines) out.push(included(t.title, t.rate, several ? t.base : undefined, t.amount));
+    return out;
+  }
+  const groups = totals.vat.groups.filter((g) => !g.tax.isZero() || totals.vat.groups.length > 1);
+  for (const g of groups) out.push(included(label('tax_title'), g.rate, groups.length > 1 ? g.taxable : undefined, g.tax));
   return out;
 }

@@ -17,6 +17,8 @@ export interface LayoutContext {
   line: LineContext;
   /** The total lines of the document's allowances, charges and taxes (render/adjustment-lines.ts). */
   adjustments: () => TotalLine[];
+  /** With prices that include tax, the lines after the total: the net amount and the tax included per rate. */
+  included: () => TotalLine[];
 }
 
 export interface Layout {

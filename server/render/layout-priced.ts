@@ -68,8 +68,9 @@ function pricedRows({ doc, totals, fmt, line: lineCtx }: LayoutContext, shape: S
   });
 }
 
-/** "Null or zero is omitted"; the Subtotal only when an adjustment line shows; a timesheet's hours first. */
-function pricedTotals({ totals, fmt, label, adjustments }: LayoutContext, shape: Shape): TotalLine[] {
+/** "Null or zero is omitted"; the Subtotal only when an adjustment line shows; a timesheet's hours first; the tax
+ * that prices include after the total. */
+function pricedTotals({ totals, fmt, label, adjustments, included }: LayoutContext, shape: Shape): TotalLine[] {
   const money = (v: Decimal): string => fmt.formatMoney(v);
   const lines: TotalLine[] = [];
   if (shape.dated) lines.push({ label: label('subtotal_title'), value: fmt.formatQuantity(totals.totalQuantity), strong: !shape.money });
@@ -79,6 +80,7 @@ function pricedTotals({ totals, fmt, label, adjustments }: LayoutContext, shape:
   // The amount due after a payment or a rounding (BT-114): Balance, after what it takes into account.
   const due = totals.show.amountPaid || totals.show.rounding;
   lines.push({ label: label('total_title'), value: money(totals.total), strong: !due });
+  lines.push(...included());
   if (totals.show.amountPaid) lines.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
   if (totals.show.rounding) lines.push({ label: label('rounding_title'), value: money(totals.rounding) });
   if (due) lines.push({ label: label('balance_title'), value: money(totals.balance), strong: true });

@@ -4,7 +4,7 @@ import type { Decimal } from '../money/totals';
 import { dateCell, itemCell, type Layout, type LayoutContext } from './document-layout';
 import type { Cell, Column, TotalLine } from './view-model';
 
-export function statementLayout({ doc, totals, fmt, label, line, adjustments }: LayoutContext): Layout {
+export function statementLayout({ doc, totals, fmt, label, line, adjustments, included }: LayoutContext): Layout {
   const money = (v: Decimal): string => fmt.formatMoney(v);
   const columns: Column[] = [
     { key: 'date', label: label('date_header'), align: 'left', width: 'date' },
@@ -29,7 +29,7 @@ export function statementLayout({ doc, totals, fmt, label, line, adjustments }: 
   const lines: TotalLine[] = [];
   if (totals.show.amountPaid) lines.push({ label: label('amount_paid_title'), value: money(totals.amountPaid) });
   lines.push({ label: label('subtotal_title'), value: money(totals.subtotal) });
-  lines.push(...adjustments());
+  lines.push(...adjustments(), ...included());
   if (totals.show.payments) lines.push({ label: label('payments_title'), value: money(totals.payments) });
   if (totals.show.rounding) lines.push({ label: label('rounding_title'), value: money(totals.rounding) });
   lines.push({ label: label('balance_title'), value: money(totals.balance), strong: true });

@@ -86,6 +86,7 @@ export function receivedDocument(invoice: EInvoice, options: ReceivedDocumentOpt
     type,
     theme: options.theme,
     page_size: options.pageSize,
+    prices_include_tax: false,
     from: partyText(invoice.seller, ctx),
     to: partyText(invoice.buyer, ctx),
     ship_to: shipTo(invoice, ctx),

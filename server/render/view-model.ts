@@ -7,7 +7,7 @@ import type { Totals, Decimal } from '../money/totals';
 import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
-import { adjustmentLines, type AdjustmentLabelKey } from './adjustment-lines';
+import { adjustmentLines, includedTaxLines, type AdjustmentLabelKey, type AdjustmentTextKey } from './adjustment-lines';
 import { payeeDetails, precedingInvoiceDetails, supplyDetails, type DetailLabelKey } from './document-details';
 import type { LayoutOf } from './document-layout';
 import { packingSlipLayout } from './layout-packing-slip';
@@ -195,11 +195,12 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
   const line = lineContext(fmt, label, catalogues, locale);
   const money = (v: Decimal): string => fmt.formatMoney(v);
   const adjustments = (): TotalLine[] => {
-    const text = (key: 'rate_label' | 'tax_on', values: Record<string, string>) => catalogues.text(lang, key, values);
-    return adjustmentLines(totals, { fmt, label, text });
+    return adjustmentLines(totals, { fmt, label, text: adjustmentText });
   };
+  const adjustmentText = (key: AdjustmentTextKey, values?: Record<string, string>) => catalogues.text(lang, key, values);
+  const included = (): TotalLine[] => includedTaxLines(totals, { fmt, label, text: adjustmentText });
   const { details, fields } = detailsOf(doc, ctx, label, line);
-  const laidOut = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments });
+  const laidOut = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments, included });
   const { columns, rows } = doc.fields.line_numbers ? numbered(laidOut, label('line_number_header')) : laidOut;
   const { totals: totalLines, summary } = laidOut;
   keepNumbersOnOneLine(columns, rows);

@@ -29,6 +29,7 @@ export function documentRequest(fields: Partial<DocumentRequest>): DocumentReque
     type: 'invoice',
     theme: 'classic',
     page_size: 'a4',
+    prices_include_tax: false,
     from: 'Acme NV',
     to: 'Client BV',
     currency: 'EUR',
