@@ -7,6 +7,7 @@ import type { Totals, Decimal } from '../money/totals';
 import type { Catalogues } from './catalogues';
 import { Formatter } from './format';
 import type { Locale } from './locale';
+import { footerView, stampView, type FooterView, type StampView } from './marks';
 import { adjustmentLines, includedTaxLines, type AdjustmentLabelKey, type AdjustmentTextKey } from './adjustment-lines';
 import { payeeDetails, precedingInvoiceDetails, supplyDetails, type DetailLabelKey } from './document-details';
 import type { LayoutOf } from './document-layout';
@@ -104,6 +105,9 @@ export interface DocumentView {
   paymentCode?: PaymentCodeView;
   /** The Swiss QR-bill's payment part and receipt, at the foot of the last page. */
   qrBill?: QrBillView;
+  /** The stamp across the first page or every page, and the letterhead footer of every page (render/marks.ts). */
+  stamp?: StampView;
+  footer?: FooterView;
 }
 
 export interface PaymentCodeView {
@@ -232,6 +236,8 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     notes: doc.notes ? { title: label('notes_title'), text: doc.notes } : undefined,
     terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,
     pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
+    stamp: stampView(doc.stamp, (kind) => catalogues.text(lang, `stamp_${kind}`)),
+    footer: footerView(doc.footer === undefined ? undefined : printable(doc.footer)),
   });
 }
 
