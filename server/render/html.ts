@@ -95,7 +95,12 @@ export function loadHtmlRenderer(opts: {
         lang: view.lang,
         title: view.title,
         author: view.author,
-        css: style({ fontStack: fonts.stack, pageOfCss: pageCounterCss(view.pageOf), qrBill: view.qrBill !== undefined, footer: view.footer }),
+        css: style({
+          fontStack: fonts.stack,
+          pageOfCss: pageCounterCss(view.pageOf),
+          qrBill: view.qrBill !== undefined,
+          footer: view.footer,
+        }),
         fonts: fonts.faces,
         bodyClass: `doc doc--${view.type}`,
         body: body({ view }),
