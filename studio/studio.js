@@ -1,5 +1,6 @@
 // The studio page: pick a type, theme, language and page size, edit the request, see the HTML and the PDF.
-// Re-renders on every edit and whenever the server reloads a template, theme, locale or schema file.
+// Re-renders on every edit and whenever the server reloads a template, theme, locale or schema file. The stamp, gross
+// prices and footer controls write their fields into the request, where they can be read and edited.
 'use strict';
 const $ = (id) => document.getElementById(id);
 let meta;
@@ -55,10 +56,43 @@ function later() {
   timer = setTimeout(render, 250);
 }
 
+/** A letterhead footer to try (`footer`): the lines German law wants on a business letter. */
+const SAMPLE_FOOTER =
+  'Sitz der Gesellschaft: Berlin · Amtsgericht Charlottenburg HRB 123456 B\nGeschäftsführer: Erika Mustermann · USt-IdNr. DE123456789\nBerliner Sparkasse · IBAN DE89 3704 0044 0532 0130 00';
+
+/** Sets `key` in the request (or removes it when `value` is undefined), then renders. */
+function setField(key, value) {
+  let doc;
+  try {
+    doc = JSON.parse($('doc').value);
+  } catch (err) {
+    $('status').textContent = `JSON: ${err.message}`;
+    return;
+  }
+  if (value === undefined) delete doc[key];
+  else doc[key] = value;
+  $('doc').value = JSON.stringify(doc, null, 2);
+  render();
+}
+
+/** The controls show what the request says (after an example is loaded or the request edited). */
+function readControls() {
+  let doc = {};
+  try {
+    doc = JSON.parse($('doc').value);
+  } catch {
+    return;
+  }
+  $('stamp').value = typeof doc.stamp === 'string' ? doc.stamp : '';
+  $('gross').checked = doc.prices_include_tax === true;
+  $('footer').checked = typeof doc.footer === 'string';
+}
+
 function loadExample() {
   const example = { ...meta.examples[$('type').value] };
   delete example.theme;
   $('doc').value = JSON.stringify(example, null, 2);
+  readControls();
 }
 
 async function start() {
@@ -73,7 +107,13 @@ async function start() {
     render();
   });
   for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
-  $('doc').addEventListener('input', later);
+  $('doc').addEventListener('input', () => {
+    readControls();
+    later();
+  });
+  $('stamp').addEventListener('change', () => setField('stamp', $('stamp').value || undefined));
+  $('gross').addEventListener('change', () => setField('prices_include_tax', $('gross').checked || undefined));
+  $('footer').addEventListener('change', () => setField('footer', $('footer').checked ? SAMPLE_FOOTER : undefined));
   $('html').addEventListener('load', () => {
     fitPreview();
     // Inline fonts may finish loading after the load event and change the document's height.

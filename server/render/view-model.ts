@@ -72,6 +72,8 @@ export interface LabelledValue {
 
 export interface TotalLine extends LabelledValue {
   strong?: boolean;
+  /** What the total includes (prices with tax included): printed smaller, under the total. */
+  included?: boolean;
 }
 
 export interface DocumentView {
@@ -202,7 +204,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     return adjustmentLines(totals, { fmt, label, text: adjustmentText });
   };
   const adjustmentText = (key: AdjustmentTextKey, values?: Record<string, string>) => catalogues.text(lang, key, values);
-  const included = (): TotalLine[] => includedTaxLines(totals, { fmt, label, text: adjustmentText });
+  const included = (): TotalLine[] => includedTaxLines(totals, { fmt, label, text: adjustmentText }).map((l) => ({ ...l, included: true }));
   const { details, fields } = detailsOf(doc, ctx, label, line);
   const laidOut = LAYOUTS[doc.type]({ doc, totals, fmt, label, line, adjustments, included });
   const { columns, rows } = doc.fields.line_numbers ? numbered(laidOut, label('line_number_header')) : laidOut;

@@ -260,6 +260,33 @@ describe('studio', function () {
     await page.screenshot({ path: path.join(projectRoot(), 'test', '.artifacts', 'gallery.png'), fullPage: true });
   });
 
+  it('the stamp, gross-price and footer controls write their fields into the request, and the preview follows', async function () {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1500, height: 950 });
+    await page.goto(`${service.url}/studio`);
+    await page.waitForSelector('body[data-renders]', { timeout: 30000 });
+    await page.select('#stamp', 'paid');
+    await page.click('#gross');
+    await page.click('#footer');
+    const request = JSON.parse(await page.$eval('#doc', (t) => (t as HTMLTextAreaElement).value)) as Record<string, unknown>;
+    expect(request).to.include({ stamp: 'paid', prices_include_tax: true });
+    expect(request.footer).to.match(/^Sitz der Gesellschaft/);
+    const p = await until(
+      () => preview(page),
+      (v) => v.text.includes('PAID') && v.text.includes('Net amount'),
+    );
+    expect(p.text).to.contain('PAID').and.contain('Net amount');
+    // Unchecked, the field leaves the request again; an edited request sets the controls.
+    await page.click('#gross');
+    expect(await page.$eval('#doc', (t) => (t as HTMLTextAreaElement).value)).to.not.contain('prices_include_tax');
+    await page.$eval('#doc', (t) => {
+      const area = t as HTMLTextAreaElement;
+      area.value = area.value.replace('"paid"', '"void"');
+      area.dispatchEvent(new Event('input'));
+    });
+    expect(await page.$eval('#stamp', (s) => (s as HTMLSelectElement).value)).to.equal('void');
+  });
+
   it('lays the HTML preview out at the printed width, for letter and A4, breaking lines as the PDF does', async function () {
     const page = await browser.newPage();
     await page.setViewport({ width: 1500, height: 950 });
