@@ -77,7 +77,7 @@ function setField(key, value) {
 
 /** The controls show what the request says (after an example is loaded or the request edited). */
 function readControls() {
-  let doc = {};
+  let doc;
   try {
     doc = JSON.parse($('doc').value);
   } catch {
