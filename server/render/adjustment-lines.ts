@@ -92,7 +92,8 @@ export function adjustmentLines(totals: Totals, ctx: AdjustmentContext): Adjustm
 /** Prices that include tax: after the total, the net amount and what each rate (or each tax of `taxes`) includes,
  * on its base when there are several. */
 export function includedTaxLines(totals: Totals, { fmt, label, text }: AdjustmentContext): AdjustmentLine[] {
-  if (!totals.pricesIncludeTax) return [];
+  // No tax at all (fields.tax false, a rate of 0): nothing is included, nothing to say.
+  if (!totals.pricesIncludeTax || (totals.tax.amount.isZero() && totals.vat.groups.length <= 1 && !totals.taxes)) return [];
   const included = (title: string, rate: Decimal | undefined, base: Decimal | undefined, amount: Decimal): AdjustmentLine => ({
     label: !rate
       ? title
