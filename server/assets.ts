@@ -1,7 +1,6 @@
 // The data files, loaded once: code lists, schemas, label catalogues, the API's counted messages, fonts, templates
-// and themes, each named by its wire id.
+// and themes (a folder each, render/themes.ts), each named by its wire id.
 // A broken file stops start-up with every problem of every loader listed at once (StartupError).
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from './config';
 import { loadCountedMessages, type CountedMessages } from './messages';
@@ -9,7 +8,8 @@ import { loadCodeLists } from './documents/code-lists';
 import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
 import { loadCatalogues, type Catalogues } from './render/catalogues';
 import { loadFonts } from './render/fonts';
-import { loadHtmlRenderer, type HtmlRenderer } from './render/html';
+import { loadHtmlRenderer, sharedPartialNames, type HtmlRenderer } from './render/html';
+import { loadThemes } from './render/themes';
 
 export class StartupError extends Error {
   constructor(readonly problems: string[]) {
@@ -46,26 +46,15 @@ export function startupLoaders(): { problems: string[]; attempt: <T>(load: () =>
 export function loadAssets(root: string, limits: Limits): Assets {
   const { problems, attempt } = startupLoaders();
   const codes = attempt(() => loadCodeLists(path.join(root, 'codes', 'en16931.json')));
-  const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes));
+  // The schema's `theme` is one of the theme folders (documents/theme-ids.ts): a folder dropped in is offered.
+  const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes, path.join(root, 'themes')));
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
   const messages = attempt(() => loadCountedMessages(path.join(root, 'locales', 'api')));
   const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
-  const themes = themeIds(path.join(root, 'schemas', 'common.json'));
-  const html =
-    fonts &&
-    attempt(() => loadHtmlRenderer({ templatesDir: path.join(root, 'templates'), themesDir: path.join(root, 'themes'), themes, fonts }));
-  if (problems.length > 0 || !schemas || !catalogues || !messages || !html) throw new StartupError(problems);
+  const templatesDir = path.join(root, 'templates');
+  const themes = attempt(() => loadThemes(path.join(root, 'themes'), sharedPartialNames(templatesDir)));
+  // The templates are checked even when a theme is broken, so that every problem is listed at once.
+  const html = fonts && attempt(() => loadHtmlRenderer({ templatesDir, themes: themes ?? { base: '', themes: [] }, fonts }));
+  if (problems.length > 0 || !schemas || !catalogues || !messages || !html || !themes) throw new StartupError(problems);
   return { schemas, catalogues, html, messages };
-}
-
-/** The theme ids the schema offers (each needs a themes/<id>.css), read even when other schema files are broken. */
-function themeIds(commonSchemaFile: string): string[] {
-  try {
-    const common = JSON.parse(fs.readFileSync(commonSchemaFile, 'utf8')) as {
-      definitions?: { document?: { properties?: { theme?: { enum?: string[] } } } };
-    };
-    return common.definitions?.document?.properties?.theme?.enum ?? ['classic'];
-  } catch {
-    return ['classic'];
-  }
 }

@@ -9,6 +9,7 @@ import { errors } from './errors';
 import { isDocumentType, isEInvoiceType, type DocumentRequest } from './documents/model';
 import { maxBodyValues, type BodyKind, type ParsedBody } from './documents/parse-body';
 import { readBody } from './documents/read-body';
+import { DEFAULT_THEME } from './documents/theme-ids';
 import { validateDocument, validateStatusRequest } from './documents/validate';
 import type { StatusRequest } from './einvoice/cdar/status-of';
 import type { LogoOptions } from './logo/fetch-logo';
@@ -183,7 +184,7 @@ export class DocumentPipeline {
     if (theme !== undefined && !this.assets.html.themes.includes(theme))
       throw errors.validation([{ field: 'theme', message: `theme must be one of ${this.assets.html.themes.join(', ')}` }]);
     const ctx = { catalogues: this.assets.catalogues, locale, timeZone: this.config.timeZone };
-    const options = { theme: (theme ?? 'classic') as DocumentRequest['theme'], pageSize: 'a4' as const };
+    const options = { theme: theme ?? DEFAULT_THEME, pageSize: 'a4' as const };
     const parts = await inTurn(() => receivedParts(invoice, check, ctx, options));
     const { doc, view } = await inTurn(() => receivedPage(parts, ctx));
     const tooLong = await inTurn(() => receivedBudgetProblems(doc, view, this.config.limits.maxPrintedLines));

@@ -106,6 +106,11 @@ async function start() {
     loadExample();
     render();
   });
+  // A theme that prefers a paper (its theme.json) shows on it; the page select can still change it.
+  $('theme').addEventListener('change', () => {
+    const info = meta.themeInfo.find((t) => t.id === $('theme').value);
+    if (info?.pageSize) $('page').value = info.pageSize;
+  });
   for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
   $('doc').addEventListener('input', () => {
     readControls();

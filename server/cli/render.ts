@@ -19,7 +19,7 @@ import type { LanguagePreferences } from '../render/locale';
 import { headerValues } from '../http/header-values';
 
 const USAGE =
-  'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf [--theme classic|slate] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]';
+  'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf [--theme ID] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]';
 
 /** What the file is made into: the PDF, or one of the e-invoices. */
 export type Output = 'pdf' | 'ubl' | 'cii' | 'factur-x';

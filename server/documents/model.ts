@@ -85,7 +85,8 @@ export type SubtotalMode = boolean | '%';
 
 export interface DocumentRequest {
   type: DocumentType;
-  theme: 'classic' | 'slate';
+  /** A theme id (documents/theme-ids.ts): one of the folders of themes/. */
+  theme: string;
   page_size: 'letter' | 'a4';
   logo?: string;
   /** The logo's alternate text (a Figure's /Alt in the tagged PDF); by default from the `logo_alt` text. */

@@ -14,6 +14,7 @@ import { listBoundsOf, type ListBounds } from './list-bounds';
 import { DOCUMENT_TYPES, type DocumentType } from './model';
 import { addProperties, emptyShape, type NumericShape } from './numeric-fields';
 import { fileResolver, inlineRefs } from './schema-inline';
+import { themeIdsIn, themePapersIn } from './theme-ids';
 import type { DocumentBody } from './schema-types';
 
 export class SchemaLoadError extends Error {
@@ -51,6 +52,8 @@ export interface SchemaRegistry {
   statusRequest: ValidateFunction;
   /** The schema files as loaded (with the configured limits), for the OpenAPI description. */
   raw(): ReadonlyMap<string, Record<string, unknown>>;
+  /** The paper a theme prefers (its theme.json), for a request that names none. */
+  themePaper(theme: string): 'letter' | 'a4' | undefined;
 }
 
 type SchemaNode = Record<string, unknown>;
@@ -75,13 +78,15 @@ function messageOf(err: unknown): string {
 }
 
 /** Puts the configured bounds into every schema node marked `x-limit`. */
-function applyLimits(node: unknown, limits: Limits): void {
+function applyLimits(node: unknown, limits: Limits, themes: readonly string[]): void {
   if (Array.isArray(node)) {
-    node.forEach((n) => applyLimits(n, limits));
+    node.forEach((n) => applyLimits(n, limits, themes));
     return;
   }
   if (!isNode(node)) return;
   const n = node;
+  // `x-themes`: one of the themes found in themes/ (render/themes.ts), so that a theme dropped in is offered.
+  if (n['x-themes'] === true) n.enum = [...themes];
   const key = n['x-limit'];
   if (isLimit(key, limits)) {
     const value = limits[key];
@@ -90,7 +95,7 @@ function applyLimits(node: unknown, limits: Limits): void {
     if ('maximum' in n) n.maximum = value;
     if (typeof n.minimum === 'number' && n.minimum < 0) n.minimum = -value;
   }
-  for (const child of Object.values(n)) applyLimits(child, limits);
+  for (const child of Object.values(n)) applyLimits(child, limits, themes);
 }
 
 function isEmptyValue(data: unknown): boolean {
@@ -121,7 +126,7 @@ function createAjv(codes: CodeLists): Ajv {
   for (const [list, format] of Object.entries(CODE_LIST_FORMATS)) {
     ajv.addFormat(format, { type: 'string', validate: (code: string) => codes.has(list as CodeListName, code) });
   }
-  ajv.addVocabulary(['x-limit', 'x-message']);
+  ajv.addVocabulary(['x-limit', 'x-message', 'x-themes']);
   ajv.addKeyword({
     keyword: 'notAccepted',
     schemaType: 'boolean',
@@ -135,7 +140,7 @@ function createAjv(codes: CodeLists): Ajv {
 
 /** The schema files of `dir` by name, with the configured limits; a file that cannot be read or parsed is noted in
  * `problems`, a folder that cannot be read stops start-up. */
-function readSchemaFiles(dir: string, limits: Limits, problems: string[]): Map<string, SchemaNode> {
+function readSchemaFiles(dir: string, limits: Limits, themes: readonly string[], problems: string[]): Map<string, SchemaNode> {
   const raw = new Map<string, SchemaNode>();
   let files: string[];
   try {
@@ -147,7 +152,7 @@ function readSchemaFiles(dir: string, limits: Limits, problems: string[]): Map<s
     try {
       const parsed: unknown = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
       if (!isNode(parsed)) throw new Error('a schema file must hold a JSON object');
-      applyLimits(parsed, limits);
+      applyLimits(parsed, limits, themes);
       raw.set(file.replace(/\.json$/, ''), parsed);
     } catch (err) {
       problems.push(`${file}: ${messageOf(err)}`);
@@ -261,9 +266,12 @@ function compileOther(
 }
 
 /** `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder. */
-export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): SchemaRegistry {
+export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists, themesDir = path.join(dir, '..', 'themes')): SchemaRegistry {
   const problems: string[] = [];
-  const raw = readSchemaFiles(dir, limits, problems);
+  // `theme` is one of the folders of the themes folder (beside the schemas unless the caller says where).
+  const themes = themeIdsIn(themesDir);
+  const papers = themePapersIn(themesDir, themes);
+  const raw = readSchemaFiles(dir, limits, themes, problems);
   const ajv = createAjv(codeListsFor(dir, codes, problems));
   const common = addCommon(ajv, raw, dir, problems);
   const definitions = child(common, 'definitions');
@@ -285,6 +293,7 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists): Sch
     numericFields: { document: documentNumbers, item: itemNumbers, shape },
     statusRequest,
     raw: () => raw,
+    themePaper: (theme) => papers.get(theme),
   };
 }
 

@@ -6,7 +6,10 @@
  */
 export type DocumentBody = Labels & {
   type?: string;
-  theme?: 'classic' | 'slate';
+  /**
+   * The look: one of the themes of the themes/ folder (classic by default; the service's own are classic, slate and modern). A theme is a folder: adding one needs no code (themes/README.md).
+   */
+  theme?: string;
   page_size?: 'letter' | 'a4';
   /**
    * An http(s) URL or a data:image/…;base64 URI. The server fetches it (5 s, 2 MiB, image types, public addresses only); a logo that cannot be had — any other scheme included — leaves the document without one.

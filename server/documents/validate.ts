@@ -6,6 +6,7 @@ import { listBoundProblems } from './list-bounds';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
 import { normalizeRequest } from './normalize';
 import { markProblems, stampOf } from './marks';
+import { DEFAULT_THEME } from './theme-ids';
 import type { ParsedBody } from './parse-body';
 import type { ErrorObject, SchemaRegistry } from './schema-registry';
 import type { DocumentBody } from './schema-types';
@@ -226,7 +227,7 @@ export function validateDocument(registry: SchemaRegistry, body: ParsedBody): Do
   if (!schema.validate(doc) || illegal.length > 0) {
     throw errors.validation([...toProblems(schema.validate.errors ?? [], rawType, MAX_DETAILS), ...illegal].slice(0, MAX_DETAILS));
   }
-  const made = toDocument(doc, rawType, schema.accepted);
+  const made = toDocument(doc, rawType, schema.accepted, registry.themePaper);
   const marks = markProblems(made);
   if (marks.length > 0) throw errors.validation(marks);
   return made;
@@ -262,9 +263,15 @@ function withoutBlanks<T>(value: T): T {
 
 /** The validated body with its defaults, keeping only the fields its type accepts. Blank labels are kept (a label
  * of one space prints no label); any other blank field is dropped. */
-function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySet<string>): DocumentRequest {
+function toDocument(
+  body: DocumentBody,
+  type: DocumentType,
+  accepted: ReadonlySet<string>,
+  themePaper: (theme: string) => DocumentRequest['page_size'] | undefined,
+): DocumentRequest {
   const doc = withoutBlanks(body);
   const pick = <K extends keyof DocumentBody>(key: K): DocumentBody[K] | undefined => (accepted.has(key) ? doc[key] : undefined);
+  const theme = pick('theme') ?? DEFAULT_THEME;
   const labels: DocumentRequest['labels'] = {};
   for (const key of LABEL_KEYS) {
     const v = accepted.has(key) ? body[key] : undefined;
@@ -272,8 +279,9 @@ function toDocument(body: DocumentBody, type: DocumentType, accepted: ReadonlySe
   }
   return {
     type,
-    theme: pick('theme') ?? 'classic',
-    page_size: pick('page_size') ?? 'letter',
+    theme,
+    // The request's paper, else the one its theme prefers, else letter (the reference API's).
+    page_size: pick('page_size') ?? themePaper(theme) ?? 'letter',
     logo: pick('logo'),
     logo_alt: pick('logo_alt'),
     stamp: stampOf(pick('stamp')),

@@ -81,6 +81,8 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
     res.json({
       types: DOCUMENT_TYPES,
       themes: pipeline.assets.html.themes,
+      // Each theme's name, description and preferred paper (its theme.json).
+      themeInfo: pipeline.assets.html.themeInfo,
       // One per catalogue in locales/, as the tag the service formats with (`fr` → `fr-FR`).
       languages: pipeline.assets.catalogues.languages.map((language) => pipeline.locale([language]).tag),
       pageSizes: Object.keys(PAPER),

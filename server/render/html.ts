@@ -1,7 +1,8 @@
-// HTML for a document: the one Handlebars template set (templates/ + partials) with a theme's CSS and the inlined
-// fonts, as a whole page and as the parts a resident print page swaps in (the theme's frame stays loaded; the title,
-// the document's style, missing fonts and the body change). The only module that imports handlebars for documents
-// (the account pages compile their own small templates).
+// HTML for a document: the Handlebars templates (templates/ + partials, a theme's own partials in their place) with a
+// theme's CSS (render/themes.ts) and the inlined fonts, as a whole page and as the parts a resident print page swaps
+// in (the theme's frame stays loaded; the title, the document's style, missing fonts and the body change). The only
+// module that compiles the documents' templates (themes.ts only parses a theme's partials; the account pages compile
+// their own small templates).
 // Templates and themes are read and compiled once at start-up; a missing or broken file stops start-up with every
 // problem listed. Must not compute or format values.
 import { createHash } from 'node:crypto';
@@ -12,7 +13,10 @@ import type { PrintDocument } from '../pdf/renderer';
 import type { FontSet, PageFonts } from './fonts';
 import { blockLanguage } from './script-language';
 import { needsOwnDirection } from './own-direction';
+import type { Theme, ThemeSet } from './themes';
 import type { Cell, DocumentView } from './view-model';
+
+export type ThemeInfo = Pick<Theme, 'id' | 'name' | 'description' | 'pageSize'>;
 
 export class TemplateLoadError extends Error {
   constructor(readonly problems: string[]) {
@@ -32,7 +36,10 @@ export interface RenderedHtml {
 }
 
 export interface HtmlRenderer {
+  /** The theme ids (render/themes.ts), the default first. */
   themes: readonly string[];
+  /** Each theme's manifest: its name, description and preferred paper. */
+  themeInfo: readonly ThemeInfo[];
   render(view: DocumentView, theme: string): RenderedHtml;
 }
 
@@ -70,25 +77,28 @@ export function pageCounterCss(pageOf: string): string {
     .join(' ');
 }
 
-export function loadHtmlRenderer(opts: {
-  templatesDir: string;
-  themesDir: string;
-  themes: readonly string[];
-  fonts: FontSet;
-}): HtmlRenderer {
+export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet; fonts: FontSet }): HtmlRenderer {
   const problems: string[] = [];
-  const templates = loadTemplates(opts.templatesDir, problems);
-  const themeCss = loadThemes(opts.themesDir, opts.themes, problems);
+  const sources = readTemplates(opts.templatesDir, problems);
+  // The shared set (its problems reported once), and one per theme with partials of its own in their place.
+  const shared = compileSet(sources, undefined, problems);
+  const sets = new Map(opts.themes.themes.map((t) => [t.id, t.partials.size > 0 ? compileSet(sources, t, problems) : shared] as const));
   if (problems.length > 0) throw new TemplateLoadError(problems);
-  const { page, body, style } = templates as Required<TemplateSet>;
-
-  const frames = themeFrames(themeCss, page);
+  const themeCss = new Map(opts.themes.themes.map((t) => [t.id, `${opts.themes.base}\n${t.css}`]));
+  const frames = themeFrames(themeCss, (theme) => sets.get(theme)!.page!);
   const whole = (parts: PrintDocument, theme: string): string =>
-    page({ ...parts, themeCss: themeCss.get(theme), documentCss: parts.css, fontCss: parts.fonts.map((f) => f.css).join('\n') });
+    sets.get(theme)!.page!({
+      ...parts,
+      themeCss: themeCss.get(theme),
+      documentCss: parts.css,
+      fontCss: parts.fonts.map((f) => f.css).join('\n'),
+    });
 
   return {
-    themes: opts.themes,
+    themes: opts.themes.themes.map((t) => t.id),
+    themeInfo: opts.themes.themes.map(({ id, name, description, pageSize }) => ({ id, name, description, pageSize })),
     render(view, theme) {
+      const { style, body } = sets.get(theme) as Required<TemplateSet>;
       const fonts = fontsFor(view, opts.fonts);
       const parts: PrintDocument = {
         frame: frames.get(theme)!,
@@ -118,6 +128,20 @@ export function loadHtmlRenderer(opts: {
   };
 }
 
+/** The names of the shared partials (templates/partials/*.hbs), which a theme's partials may replace. */
+export function sharedPartialNames(templatesDir: string): Set<string> {
+  try {
+    return new Set(
+      fs
+        .readdirSync(path.join(templatesDir, 'partials'))
+        .filter((f) => f.endsWith('.hbs'))
+        .map((f) => f.slice(0, -4)),
+    );
+  } catch {
+    return new Set();
+  }
+}
+
 /** The three top-level templates: the page (document.hbs), its body and the document's own style. */
 interface TemplateSet {
   page?: HandlebarsTemplateDelegate;
@@ -125,9 +149,26 @@ interface TemplateSet {
   style?: HandlebarsTemplateDelegate;
 }
 
-/** The partials registered and the top-level templates compiled in a Handlebars of their own; problems listed. */
-function loadTemplates(templatesDir: string, problems: string[]): TemplateSet {
-  const hbs = Handlebars.create();
+/** The template files as read: the shared partials and the top-level templates. */
+interface TemplateSources {
+  partials: Map<string, string>;
+  top: Map<string, string>;
+}
+
+/** Reads templates/ and its partials; a top-level template that uses a partial that is missing is a problem. */
+function readTemplates(templatesDir: string, problems: string[]): TemplateSources {
+  const partials = readAll(path.join(templatesDir, 'partials'), '.hbs', problems);
+  const top = readAll(templatesDir, '.hbs', problems);
+  for (const name of ['document', 'body', 'document-style'])
+    for (const used of (top.get(name) ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
+      if (!partials.has(used[1]!))
+        problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
+    }
+  return { partials, top };
+}
+
+/** The helpers every template set has. */
+function registerHelpers(hbs: typeof Handlebars): void {
   // `{{langOf text}}` after a block's other attributes: ` lang="…"` when the text is in another script than the
   // document's language (script-language.ts), so that the tagged PDF marks the block's language.
   hbs.registerHelper('langOf', (text: unknown, options: Handlebars.HelperOptions) => {
@@ -138,23 +179,26 @@ function loadTemplates(templatesDir: string, problems: string[]): TemplateSet {
   // `(ownCell cell)`: an item's cell whose text can be the cell's own content, with no block inside it.
   hbs.registerHelper('dirOf', (text: unknown) => (needsOwnDirection(String(text ?? '')) ? new hbs.SafeString(' dir="auto"') : ''));
   hbs.registerHelper('ownCell', (cell: Cell) => !cell.details?.length && !cell.adjustment && !needsOwnDirection(cell.text));
-  const partials = readAll(path.join(templatesDir, 'partials'), '.hbs', problems);
-  for (const [name, source] of partials) {
+}
+
+/** The templates compiled in a Handlebars of their own: the shared partials (a theme's own in their place) and the
+ * top-level templates; problems listed: the shared set's when no theme is given, a theme's own partials' always. */
+function compileSet(sources: TemplateSources, theme: Pick<Theme, 'id' | 'partials'> | undefined, problems: string[]): TemplateSet {
+  const hbs = Handlebars.create();
+  registerHelpers(hbs);
+  for (const [name, shared] of sources.partials) {
+    const own = theme?.partials.get(name);
     try {
-      hbs.precompile(source);
-      hbs.registerPartial(name, source);
+      hbs.precompile(own ?? shared);
+      hbs.registerPartial(name, own ?? shared);
     } catch (err) {
-      problems.push(`partials/${name}.hbs: ${(err as Error).message}`);
+      if (own !== undefined) problems.push(`themes/${theme!.id}/partials/${name}.hbs: ${(err as Error).message}`);
+      else if (!theme) problems.push(`partials/${name}.hbs: ${(err as Error).message}`);
     }
   }
-  const top = readAll(templatesDir, '.hbs', problems);
-  const [page, body, style] = ['document', 'body', 'document-style'].map((name) => {
-    for (const used of (top.get(name) ?? '').matchAll(/{{>\s*([\w-]+)/g)) {
-      if (!partials.has(used[1]!))
-        problems.push(`templates/${name}.hbs uses the partial ${used[1]} but partials/${used[1]}.hbs is missing`);
-    }
-    return compile(hbs, `templates/${name}.hbs`, top.get(name), problems);
-  });
+  const [page, body, style] = ['document', 'body', 'document-style'].map((name) =>
+    compile(hbs, `templates/${name}.hbs`, sources.top.get(name), theme ? [] : problems),
+  );
   return { page, body, style };
 }
 
@@ -178,26 +222,15 @@ function compile(
   }
 }
 
-/** Each theme's whole style: themes/base.css followed by its own file. */
-function loadThemes(themesDir: string, themes: readonly string[], problems: string[]): Map<string, string> {
-  const css = readAll(themesDir, '.css', problems);
-  const base = css.get('base');
-  if (base === undefined) problems.push(`themes/base.css is missing`);
-  const themeCss = new Map<string, string>();
-  for (const theme of themes) {
-    const own = css.get(theme);
-    if (own === undefined) problems.push(`themes/${theme}.css is missing (the schema offers theme "${theme}")`);
-    else themeCss.set(theme, `${base}\n${own}`);
-  }
-  return themeCss;
-}
-
 /** Each theme's frame: the whole page with no document in it, made once. Its key names its content, not only its
  * theme: pages keep a frame across a reload of the data files (development) or another set of them (tests). */
-function themeFrames(themeCss: ReadonlyMap<string, string>, page: HandlebarsTemplateDelegate): Map<string, PrintDocument['frame']> {
+function themeFrames(
+  themeCss: ReadonlyMap<string, string>,
+  pageOf: (theme: string) => HandlebarsTemplateDelegate,
+): Map<string, PrintDocument['frame']> {
   return new Map(
     [...themeCss].map(([theme, css]) => {
-      const html = page({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', bodyClass: '', body: '' });
+      const html = pageOf(theme)({ lang: '', title: '', author: '', themeCss: css, documentCss: '', fontCss: '', bodyClass: '', body: '' });
       return [theme, { key: `${theme}:${createHash('sha256').update(html).digest('base64url').slice(0, 16)}`, html }];
     }),
   );

@@ -13,6 +13,7 @@ import { qpdfJson, type Dict } from '../helpers/pdfa-reader';
 import { solidPng } from '../helpers/png';
 import { postReceived, readExample } from '../helpers/received';
 import { post, postOk, sharedService, tempDir, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 const EXAMPLES = path.join(projectRoot(), 'examples');
 const example = (name: string) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, name), 'utf8')) as Record<string, unknown>;
@@ -33,7 +34,7 @@ describe('PDF/A-3a and PDF/UA-1 for every PDF (read from the file)', function ()
     service = await sharedService();
   });
 
-  for (const theme of ['classic', 'slate']) {
+  for (const theme of THEMES) {
     it(`every document type in the ${theme} theme passes every check`, async function () {
       const names = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
       expect(names).to.have.length(12);

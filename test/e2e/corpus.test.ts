@@ -8,8 +8,8 @@ import { corpus, renderCorpus } from '../helpers/corpus';
 import { embeddedFonts, notdefGlyphs, wordBoxes, type PageBoxes } from '../helpers/pdf-layout';
 import { sharedService, type TestService } from '../helpers/service';
 import { compareWithBaseline, pdfToPng } from '../helpers/visual';
+import { THEMES } from '../helpers/themes';
 
-const THEMES = ['classic', 'slate'];
 /** themes/base.css @page margins, in points. */
 const MARGIN = { top: 0.55 * 72, right: 0.6 * 72, bottom: 0.75 * 72, left: 0.6 * 72 };
 /** Glyph boxes are the font's ascent and descent: a little room beyond the content box. */

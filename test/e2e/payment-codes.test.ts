@@ -10,6 +10,7 @@ import { archiveCheck } from '../helpers/pdf-archive-check';
 import { pdfFlatText } from '../helpers/pdf';
 import { readQr } from '../helpers/qr-read';
 import { post, postOk, sharedService, tempDir } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 const EPC_REQUEST = {
   from: 'Northwind Traders GmbH\nBerliner Str. 1\n10115 Berlin',
@@ -46,7 +47,7 @@ const fieldsOf = async (res: Response) => ((await res.json()) as { details: { fi
 describe('payment QR codes on the page (payment_code)', function () {
   this.timeout(60000);
 
-  for (const theme of ['classic', 'slate']) {
+  for (const theme of THEMES) {
     it(`epc (${theme}): ZXingReader reads the EPC069-12 payload of the balance due at 150 and 300 dpi; PDF/A and PDF/UA kept`, async function () {
       const pdf = await postOk(await sharedService(), { ...EPC_REQUEST, theme });
       // 12 × 150 + 0.005 rounds to 1,800.01; less 100 paid: 1,700.01 due.
@@ -98,7 +99,7 @@ describe('payment QR codes on the page (payment_code)', function () {
     const service = await sharedService();
     const name = 'Ñorthwind Traders GmbH & Co. KG, Berlin'; // 40 characters
     const remittances = ['e\u0301'.repeat(70), 'é'.repeat(40) + 'x'.repeat(100), 'Ü'.repeat(60) + 'y'.repeat(80)];
-    for (const theme of ['classic', 'slate']) {
+    for (const theme of THEMES) {
       for (const text of remittances) {
         const body = {
           ...EPC_REQUEST,

@@ -12,6 +12,7 @@ import { pagePixels } from '../helpers/page-pixels';
 import { readQr } from '../helpers/qr-read';
 import { post, postOk, sharedService } from '../helpers/service';
 import { execFileSync } from 'node:child_process';
+import { THEMES } from '../helpers/themes';
 
 const MM = 72 / 25.4;
 
@@ -106,7 +107,7 @@ const fieldsOf = async (res: Response) => ((await res.json()) as { details: { fi
 describe('the Swiss QR-bill (payment_code swiss_qr_bill)', function () {
   this.timeout(90000);
 
-  for (const theme of ['classic', 'slate']) {
+  for (const theme of THEMES) {
     it(`the guidelines' example 1 (${theme}): the code read at 150 and 300 dpi is the example's data; A4, one page, PDF/A and PDF/UA, in Arimo`, async function () {
       const pdf = await postOk(await sharedService(), { ...EXAMPLE_1, theme });
       const expected = payload(

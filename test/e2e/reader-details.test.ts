@@ -10,6 +10,7 @@ import { projectRoot } from '../../server/config';
 import { pdfText } from '../helpers/pdf';
 import { notdefGlyphs } from '../helpers/pdf-layout';
 import { post, sharedService, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 const INVOICE = JSON.parse(
   fs.readFileSync(path.join(projectRoot(), 'test', 'fixtures', 'reader', 'invoice-details.json'), 'utf8'),
@@ -95,7 +96,7 @@ describe('reader details on the page: dates of supply, units, identifiers, line 
     service = await sharedService();
   });
 
-  for (const theme of ['classic', 'slate']) {
+  for (const theme of THEMES) {
     for (const [tag, expected] of Object.entries(EXPECTED)) {
       it(`${tag} / ${theme}: every detail whole on its line, no glyph missing`, async function () {
         const { lines, pdf } = await pdfLines(service, { ...INVOICE, theme }, tag);

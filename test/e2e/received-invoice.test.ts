@@ -11,6 +11,7 @@ import { pdfPageCount, pdfText } from '../helpers/pdf';
 import { notdefGlyphs, wordBoxes } from '../helpers/pdf-layout';
 import { fullInvoice } from '../helpers/einvoice-full';
 import { sharedService, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 const CHECK: ReceivedCheck = {
   specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
@@ -125,7 +126,7 @@ describe('a received e-invoice printed for approval (real Chromium)', function (
   const render = (invoice: EInvoice, tag: string, theme?: string, check = CHECK) =>
     service.pipeline.renderReceived(invoice, check, { language: tag.slice(0, 2), tag }, theme);
 
-  for (const theme of ['classic', 'slate']) {
+  for (const theme of THEMES) {
     for (const [tag, expected] of Object.entries(EXPECTED)) {
       it(`${tag} / ${theme}: every term whole on its line, each line with its own amount, no glyph missing`, async function () {
         const { pdf, filename } = await render(centOff(), tag, theme);

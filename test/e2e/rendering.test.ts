@@ -10,6 +10,7 @@ import { isPdf, pdfFlatText, pdfImageCount, pdfInfo, pdfPageCount, pdfText } fro
 import { qpdfJson, str } from '../helpers/pdfa-reader';
 import { solidPng } from '../helpers/png';
 import { post, sharedService, tempDir, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 const BASE = { from: 'Nikolaus Ltd', to: 'Acme, Corp.', items: [{ name: 'Starter plan', quantity: 1, unit_cost: 99 }] };
 
@@ -123,7 +124,7 @@ describe('rendering (real Chromium)', function () {
       unit_cost_header: 'U'.repeat(40),
       amount_header: 'A'.repeat(60),
     };
-    for (const theme of ['classic', 'slate']) {
+    for (const theme of THEMES) {
       const plain = wordBoxes(await pdfOf(service, { ...doc, theme }))[0]!;
       const pages = wordBoxes(await pdfOf(service, { ...doc, ...long, theme }));
       const lines = execFileSync('pdftotext', ['-layout', '-', '-'], {

@@ -13,6 +13,7 @@ import { pdfText } from '../helpers/pdf';
 import { archiveCheck } from '../helpers/pdf-archive-check';
 import { notdefGlyphs, wordBoxes } from '../helpers/pdf-layout';
 import { post, postOk, sharedService, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 const FOOTER = [
   'Kaffee GmbH · Sitz der Gesellschaft: Berlin · Registergericht: Amtsgericht Charlottenburg HRB 123456 B',
@@ -97,7 +98,7 @@ describe('stamps and letterhead footers', function () {
     expect(maskedImagesByPage(pdf)).to.deep.equal([1]);
   });
 
-  for (const theme of ['classic', 'slate']) {
+  for (const theme of THEMES) {
     it(`${theme}: the footer on every page, below the body and inside the paper, beside the counter`, async function () {
       const pdf = await postOk(service, invoice({ theme, items: items(60), footer: FOOTER }));
       const pages = wordBoxes(pdf);

@@ -9,6 +9,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { projectRoot } from '../../server/config';
 import { pdfText } from '../helpers/pdf';
 import { copyProjectData, sharedService, startTestService, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 /** Text and table-header colour of the HTML preview (a same-origin srcdoc frame). */
 async function preview(page: Page): Promise<{ text: string; bar: string }> {
@@ -181,7 +182,7 @@ describe('studio', function () {
     await page.screenshot({ path: path.join(projectRoot(), 'test', '.artifacts', 'studio.png') });
 
     // Save a new bar colour in the theme file: the preview follows, the server keeps running.
-    const css = path.join(root, 'themes', 'slate.css');
+    const css = path.join(root, 'themes', 'slate', 'theme.css');
     const original = fs.readFileSync(css, 'utf8');
     const startedAt = Date.now();
     fs.writeFileSync(css, original.replace('--color-bar-bg: #334155;', '--color-bar-bg: #b91c1c;'));
@@ -221,7 +222,7 @@ describe('studio', function () {
     await page.goto(`${service.url}/studio/gallery`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
     const cards = await page.$$eval('.card h3', (hs) => hs.map((h) => h.textContent));
-    expect(cards).to.have.length(24);
+    expect(cards).to.have.length(12 * THEMES.length);
     expect(cards).to.include('packing_slip · slate');
     // The thumbnails are the printed page: the frame lays out at letter width (8.5in at 96 px/in), with the margins.
     const frame = await page.$eval('.thumb iframe', (f) => {
@@ -234,7 +235,7 @@ describe('studio', function () {
     for (const width of [1260, 700, 360]) {
       await page.setViewport({ width, height: 1000 });
       const boxes = await galleryBoxes(page);
-      expect(boxes).to.have.length(24);
+      expect(boxes).to.have.length(12 * THEMES.length);
       const problems = boxes.flatMap((b) => {
         const list: string[] = [];
         const thumb = outside(b.thumb, b.card);

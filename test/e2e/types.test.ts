@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { DOCUMENT_TYPES } from '../../server/documents/model';
 import { isPdf, pdfFlatText, pdfPageCount, pdfText } from '../helpers/pdf';
 import { post, sharedService, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
 interface Fixture {
   request: Record<string, unknown>;
@@ -14,7 +15,6 @@ interface Fixture {
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
-const THEMES = ['classic', 'slate'] as const;
 
 /** The request is the published example file (examples/<type>.json); the fixture holds what its PDF must show. */
 export function loadFixture(type: string): Fixture {

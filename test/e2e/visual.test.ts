@@ -9,8 +9,8 @@ import { loadAssets } from '../../server/assets';
 import { DocumentPipeline } from '../../server/pipeline';
 import { compareWithBaseline, pdfToPng } from '../helpers/visual';
 import { copyProjectData, sharedService, type TestService } from '../helpers/service';
+import { THEMES } from '../helpers/themes';
 
-const THEMES = ['classic', 'slate'];
 const example = (type: string) =>
   JSON.parse(fs.readFileSync(path.join(projectRoot(), 'examples', `${type}.json`), 'utf8')) as Record<string, unknown>;
 
@@ -46,7 +46,7 @@ describe('visual regression', function () {
   it('a changed theme colour fails, with a diff image', async function () {
     // A copy of the project's data files with one slate token changed, rendered by the same browser.
     const root = copyProjectData();
-    const css = path.join(root, 'themes', 'slate.css');
+    const css = path.join(root, 'themes', 'slate', 'theme.css');
     fs.writeFileSync(css, fs.readFileSync(css, 'utf8').replace('--color-bar-bg: #334155;', '--color-bar-bg: #b91c1c;'));
     const changed = new DocumentPipeline(loadAssets(root, service.config.limits), service.pdf, undefined, service.config);
     const result = compareWithBaseline('invoice-slate', await render(changed, 'invoice', 'slate'));

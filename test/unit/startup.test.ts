@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { loadConfig, ConfigError, projectRoot } from '../../server/config';
 import { loadAssets, StartupError } from '../../server/assets';
 import { copyProjectData } from '../helpers/service';
+import { themeIdsIn } from '../../server/documents/theme-ids';
 import { acquireRulesPool, RulesLoadError } from '../../server/einvoice/rules/rules-pool';
 
 describe('start-up checks', function () {
@@ -14,7 +15,54 @@ describe('start-up checks', function () {
   it('loads the project as it is', function () {
     const assets = loadAssets(projectRoot(), limits);
     expect(assets.catalogues.languages).to.include('en');
-    expect(assets.html.themes).to.deep.equal(['classic', 'slate']);
+    expect(assets.html.themes).to.deep.equal(themeIdsIn(path.join(projectRoot(), 'themes')));
+    expect(assets.html.themes[0]).to.equal('classic');
+  });
+
+  it('lists every problem of every theme at once', function () {
+    const root = copyProjectData();
+    const themes = path.join(root, 'themes');
+    const make = (id: string, css: string, files: Record<string, string> = {}) => {
+      fs.mkdirSync(path.join(themes, id, 'partials'), { recursive: true });
+      fs.writeFileSync(path.join(themes, id, 'theme.css'), css);
+      for (const [name, text] of Object.entries({ 'theme.json': '{"name": "X", "description": "A test theme."}', ...files }))
+        fs.writeFileSync(path.join(themes, id, name), text);
+    };
+    const tokens = fs.readFileSync(path.join(themes, 'classic', 'theme.css'), 'utf8');
+    make('no-tokens', ':root { --color-text: #000; }');
+    make(
+      'network',
+      `${tokens}\n@import "more.css";\n.doc { background: url(https://example.com/bg.png); }\n@font-face { font-family: X; src: url(data:font/woff2;base64,AA); }`,
+    );
+    make('partials', tokens, {
+      'partials/footer-band.hbs': '<div></div>',
+      'partials/header.hbs': '<script>alert(1)</script><img src="https://example.com/logo.png">',
+      'partials/notes.hbs': '{{#if view.notes}} unclosed',
+    });
+    make('manifest', tokens, { 'theme.json': '{"name": "", "colour": "red", "page_size": "a3"}' });
+    make('Bad_Name', tokens);
+    fs.writeFileSync(path.join(themes, 'ocean.css'), tokens);
+    let error: StartupError | undefined;
+    try {
+      loadAssets(root, limits);
+    } catch (err) {
+      error = err as StartupError;
+    }
+    expect(error).to.be.instanceOf(StartupError);
+    const text = error!.problems.join('\n');
+    expect(text).to.match(/themes\/no-tokens\/theme\.css does not set --color-bar-bg, .*--weight-title/);
+    expect(text).to.contain('themes/network/theme.css reaches beyond the page: @import');
+    expect(text).to.contain('themes/network/theme.css reaches beyond the page: url(https://example.com/bg.png)');
+    expect(text).to.contain('themes/network/theme.css reaches beyond the page: @font-face');
+    expect(text).to.contain('themes/partials/partials/footer-band.hbs replaces no shared partial');
+    expect(text).to.contain('themes/partials/partials/header.hbs reaches beyond the page: <script>');
+    expect(text).to.contain('themes/partials/partials/header.hbs reaches beyond the page: https://example.com/logo.png');
+    expect(text).to.contain('themes/partials/partials/notes.hbs: Parse error');
+    expect(text).to.contain('themes/manifest/theme.json: unknown key "colour"');
+    expect(text).to.contain('themes/manifest/theme.json: "name" must be a text');
+    expect(text).to.contain('themes/manifest/theme.json: "page_size" must be "letter" or "a4"');
+    expect(text).to.contain("themes/Bad_Name/: a theme's folder name is its id");
+    expect(text).to.contain('themes/ocean.css: a theme is a folder now (themes/ocean/theme.css)');
   });
 
   it('lists every broken file at once', function () {
@@ -29,7 +77,7 @@ describe('start-up checks', function () {
     fs.writeFileSync(path.join(root, 'locales', 'units.json'), JSON.stringify(units));
     fs.rmSync(path.join(root, 'templates', 'partials', 'totals.hbs'));
     fs.writeFileSync(path.join(root, 'templates', 'partials', 'notes.hbs'), '{{#if view.notes}} unclosed');
-    fs.rmSync(path.join(root, 'themes', 'slate.css'));
+    fs.rmSync(path.join(root, 'themes', 'slate', 'theme.css'));
     let error: StartupError | undefined;
     try {
       loadAssets(root, limits);
@@ -44,14 +92,14 @@ describe('start-up checks', function () {
     expect(text).to.contain('units.json: HUR has no name in th');
     expect(text).to.contain('partials/totals.hbs is missing');
     expect(text).to.contain('partials/notes.hbs');
-    expect(text).to.contain('themes/slate.css is missing');
+    expect(text).to.contain('themes/slate/theme.css is missing');
   });
 
   it("a broken file of the API's counted messages stops start-up naming it, with the other problems", function () {
     const root = copyProjectData();
     const file = path.join(root, 'locales', 'api', 'en.json');
     fs.writeFileSync(file, '{ "quota_exceeded": ');
-    fs.rmSync(path.join(root, 'themes', 'slate.css'));
+    fs.rmSync(path.join(root, 'themes', 'slate', 'theme.css'));
     let error: StartupError | undefined;
     try {
       loadAssets(root, limits);
@@ -60,7 +108,7 @@ describe('start-up checks', function () {
     }
     expect(error).to.be.instanceOf(StartupError);
     expect(error!.problems.find((p) => p.startsWith(`${file}: `))).to.be.a('string');
-    expect(error!.problems.join('\n')).to.contain('themes/slate.css is missing');
+    expect(error!.problems.join('\n')).to.contain('themes/slate/theme.css is missing');
     fs.writeFileSync(file, JSON.stringify({ quota_exceeded: { one: 'One document.' } }));
     expect(() => loadAssets(root, limits)).to.throw(StartupError, `${file}: quota_exceeded must each have "one" and "other" texts`);
   });

@@ -2,6 +2,7 @@
 // /factur-x take besides JSON and form documents, their query parameters, and POST /validate with its report
 // (schemas/validation-report.json). Must not describe the document bodies (schemas.ts) nor error bodies (responses.ts).
 import { documentHeaders, errorResponses } from './responses';
+import { DEFAULT_THEME } from '../../documents/theme-ids';
 import type { Node } from './schemas';
 
 const binary = { type: 'string', format: 'binary' };
@@ -27,8 +28,8 @@ const themeQuery = {
   name: 'theme',
   in: 'query',
   required: false,
-  description: 'A received e-invoice shown as a PDF: the theme (classic or slate; a JSON document names its own)',
-  schema: { type: 'string', default: 'classic' },
+  description: "A received e-invoice shown as a PDF: the theme, one of those a document's `theme` offers (a JSON document names its own)",
+  schema: { type: 'string', default: DEFAULT_THEME },
 };
 export const RECEIVED_PARAMETERS: Record<ReceivedUse, Node[]> = {
   show: [themeQuery],

@@ -11,6 +11,7 @@ import { loadCodeLists } from '../../../server/documents/code-lists';
 import { loadSchemas, type SchemaRegistry } from '../../../server/documents/schema-registry';
 import { validateDocument } from '../../../server/documents/validate';
 import { DomainError, type FieldProblem } from '../../../server/errors';
+import { THEMES } from '../../helpers/themes';
 
 const LIMITS = loadConfig({}).limits;
 const VALID = { from: 'Acme NV', to: 'Client BV', items: [{ name: 'Consulting', quantity: 2, unit_cost: 150 }] };
@@ -67,7 +68,7 @@ describe('document validation (validate.ts)', function () {
     ]);
     expect(found.map((p) => p.message)).to.deep.equal([
       'to is required',
-      'theme must be one of "classic", "slate"',
+      `theme must be one of ${THEMES.map((t) => `"${t}"`).join(', ')}`,
       'currency must be an ISO 4217 currency code such as USD, EUR or JPY',
       'items[0].quantity must be a number',
       'e_invoice.seller.vat_id must be a VAT identifier with its country prefix, e.g. BE0123456749',
