@@ -98,7 +98,7 @@ function loadExample() {
 async function start() {
   meta = await (await fetch('/studio/api/meta')).json();
   options($('type'), meta.types, 'invoice');
-  options($('theme'), meta.themes, 'classic');
+  options($('theme'), meta.themes, meta.themes[0]); // the default theme comes first
   options($('lang'), meta.languages, 'en-US');
   options($('page'), meta.pageSizes, 'letter');
   loadExample();
