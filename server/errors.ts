@@ -115,10 +115,11 @@ export class DomainError extends Error {
 const PROBLEMS_IN_SENTENCE = 3;
 
 export const errors = {
-  validation(details: FieldProblem[]): DomainError {
+  /** `subject`: what was sent (a document, or a brand). */
+  validation(details: FieldProblem[], subject = 'document'): DomainError {
     const shown = details.slice(0, PROBLEMS_IN_SENTENCE).map((d) => d.message);
     const more = details.length - shown.length;
-    const sentence = `Invalid document: ${shown.join('; ')}${more > 0 ? `; and ${more} more (see details)` : ''}.`;
+    const sentence = `Invalid ${subject}: ${shown.join('; ')}${more > 0 ? `; and ${more} more (see details)` : ''}.`;
     return new DomainError('validation_failed', sentence, { details });
   },
   malformedJson(reason: string): DomainError {

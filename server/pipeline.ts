@@ -10,6 +10,7 @@ import { isDocumentType, isEInvoiceType, type DocumentRequest } from './document
 import { maxBodyValues, type BodyKind, type ParsedBody } from './documents/parse-body';
 import { readBody } from './documents/read-body';
 import { DEFAULT_THEME } from './documents/theme-ids';
+import { underBrand, validateBrand, type Brand } from './documents/brand';
 import { validateDocument, validateStatusRequest } from './documents/validate';
 import type { StatusRequest } from './einvoice/cdar/status-of';
 import type { LogoOptions } from './logo/fetch-logo';
@@ -42,6 +43,8 @@ export interface PreparedDocument {
   totals: Totals;
   /** The payment QR code asked for (payment_code), checked. */
   paymentCode?: PaymentCode;
+  /** The account's brand (documents/brand.ts): its colours and font print on the page. */
+  brand?: Brand;
 }
 
 export interface RenderedDocument {
@@ -94,6 +97,29 @@ export class DocumentPipeline {
     return validateStatusRequest(this.assets.schemas, body) as StatusRequest;
   }
 
+  /** How logos are fetched (LOGO_* settings). */
+  private logoOptions(): LogoOptions {
+    return {
+      allowPrivate: this.config.logoAllowPrivate,
+      allowedHosts: this.config.logoAllowedHosts,
+      timeoutMs: this.config.logoTimeoutMs,
+      maxBytes: this.config.logoMaxBytes,
+    };
+  }
+
+  /** The body of PUT /brand as the brand to store: checked (documents/brand.ts), its logo fetched and checked once
+   * and kept as a data: URI, so that documents print the account's own copy. */
+  async brand(body: ParsedBody): Promise<Brand> {
+    const brand = validateBrand(this.assets.schemas, body, {
+      fonts: this.assets.html.latinFamilies,
+      languages: this.assets.catalogues.languages,
+    });
+    if (brand.logo === undefined) return brand;
+    const logo = await this.logos.get(brand.logo, this.logoOptions());
+    if (!logo.ok) throw errors.validation([{ field: 'logo', message: `logo cannot be used: ${logo.reason}` }]);
+    return { ...brand, logo: logo.dataUri };
+  }
+
   /** The locale for the client's language tags, most preferred first (never fails; en-US when nothing matches). */
   locale(preferences: LanguagePreferences = []): Locale {
     const locale = negotiateLocale(preferences, this.assets.catalogues.defaultTags);
@@ -104,14 +130,15 @@ export class DocumentPipeline {
   /** Validates and computes totals; throws validation_failed with every problem, also when the document would print
    * too long.
    * `eInvoice`: for an e-invoice operation (invoice, receipt and credit note only). */
-  prepare(body: ParsedBody, locale: Locale, eInvoice = false): PreparedDocument {
+  /** `brand`: the account's, under the request (its theme, logo, footer and paper where the request sends none). */
+  prepare(body: ParsedBody, locale: Locale, eInvoice = false, brand?: Brand): PreparedDocument {
     // An e-invoice is refused for another type before the body is validated: its fields do not matter then.
     if (eInvoice) {
       const sent = (body as { type?: unknown } | null)?.type;
       const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
       if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
     }
-    const doc = validateDocument(this.assets.schemas, body);
+    const doc = validateDocument(this.assets.schemas, underBrand(body, brand));
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
     const totals = computeTotals(doc);
@@ -119,20 +146,14 @@ export class DocumentPipeline {
     if (tooLarge.length > 0) throw errors.validation(tooLarge);
     const payment = paymentCodeOf(doc, totals);
     if (payment.problems.length > 0) throw errors.validation(payment.problems);
-    return { doc, locale, totals, paymentCode: payment.code };
+    return { doc, locale, totals, paymentCode: payment.code, brand };
   }
 
   async renderHtml(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedHtml> {
-    const { doc, locale, totals, paymentCode } = prepared;
+    const { doc, locale, totals, paymentCode, brand } = prepared;
     let logoDataUri: string | undefined;
     if (doc.logo) {
-      const logoOpts: LogoOptions = {
-        allowPrivate: this.config.logoAllowPrivate,
-        allowedHosts: this.config.logoAllowedHosts,
-        timeoutMs: this.config.logoTimeoutMs,
-        maxBytes: this.config.logoMaxBytes,
-      };
-      const logo = await this.logos.get(doc.logo, logoOpts);
+      const logo = await this.logos.get(doc.logo, this.logoOptions());
       if (logo.ok) logoDataUri = logo.dataUri;
       else onLogoFailure?.(logo.reason);
     }
@@ -143,6 +164,7 @@ export class DocumentPipeline {
         timeZone: this.config.timeZone,
         logoDataUri,
         paymentCode,
+        brand: brand && { accent: brand.accent_color, text: brand.text_color, font: brand.font },
       }),
     );
     return inTurn(() => this.assets.html.render(view, doc.theme));

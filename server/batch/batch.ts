@@ -11,6 +11,7 @@ import { toEInvoice } from '../einvoice/map';
 import { pdfFilename } from '../documents/filename';
 import type { ParsedBody } from '../documents/parse-body';
 import { printedLines } from '../render/print-budget';
+import type { Brand } from '../documents/brand';
 
 export const BATCH_FORMATS = ['pdf', 'ubl', 'cii', 'factur-x'] as const;
 export type BatchFormat = (typeof BATCH_FORMATS)[number];
@@ -98,7 +99,13 @@ export function checkMergedBudget(items: BatchItem[], maxLines: number): void {
  * format). Throws one error with every problem of every document, each field prefixed `documents[i].`: the code is
  * the documents' own when they all share it (unsupported_type), validation_failed otherwise.
  */
-export async function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody, locale: Locale, max: number): Promise<BatchItem[]> {
+export async function prepareBatch(
+  pipeline: DocumentPipeline,
+  body: ParsedBody,
+  locale: Locale,
+  max: number,
+  brand?: Brand,
+): Promise<BatchItem[]> {
   const shape = batchShape(body, max);
   const items: BatchItem[] = [];
   const failures: DomainError[] = [];
@@ -121,7 +128,7 @@ export async function prepareBatch(pipeline: DocumentPipeline, body: ParsedBody,
     }
     try {
       // Each document at its own turn of the event loop (cpu-turns.ts): a batch of long ones never holds it.
-      const prepared = await inTurn(() => pipeline.prepare(doc, locale, format !== 'pdf'));
+      const prepared = await inTurn(() => pipeline.prepare(doc, locale, format !== 'pdf', brand));
       if (format !== 'pdf') checkEInvoice(pipeline, prepared, format);
       items.push({ format, prepared });
     } catch (err) {

@@ -50,6 +50,8 @@ export interface SchemaRegistry {
   numericFields: NumericFields;
   /** schemas/status-request.json: the body of POST /status (a received French invoice's lifecycle status). */
   statusRequest: ValidateFunction;
+  /** schemas/brand.json: the body of PUT /brand (an account's brand, documents/brand.ts). */
+  brandRequest: ValidateFunction;
   /** The schema files as loaded (with the configured limits), for the OpenAPI description. */
   raw(): ReadonlyMap<string, Record<string, unknown>>;
   /** The paper a theme prefers (its theme.json), for a request that names none. */
@@ -283,7 +285,8 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists, them
   addProperties(shape, child(documentDef, 'properties'), definitions);
   const types = compileTypes({ ajv, raw, definitions, shared, documentNumbers, shape }, dir, problems);
   const statusRequest = compileOther(ajv, raw, 'status-request', dir, problems);
-  if (problems.length > 0 || !statusRequest) throw new SchemaLoadError(problems);
+  const brandRequest = compileOther(ajv, raw, 'brand', dir, problems);
+  if (problems.length > 0 || !statusRequest || !brandRequest) throw new SchemaLoadError(problems);
   return {
     get(type) {
       const schema = types.get(type);
@@ -292,6 +295,7 @@ export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists, them
     },
     numericFields: { document: documentNumbers, item: itemNumbers, shape },
     statusRequest,
+    brandRequest,
     raw: () => raw,
     themePaper: (theme) => papers.get(theme),
   };

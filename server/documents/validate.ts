@@ -19,6 +19,8 @@ const PATTERN_HINTS: Record<string, string> = {
   'e_invoice.payment_means.iban': 'must be an IBAN such as BE71096123456769',
   'e_invoice.payment_means.bic': 'must be a BIC such as GKCCBEBB, or a clearing code of letters and digits',
   footer: 'must have at most 6 lines of at most 150 characters each',
+  accent_color: 'must be a colour #rrggbb',
+  text_color: 'must be a colour #rrggbb',
   'stamp.text': 'must be words on one line',
 };
 
@@ -117,6 +119,10 @@ function describe(err: ErrorObject, type: DocumentType): FieldProblem | undefine
       if (missing === 'items') return { field: missing, message: 'items is required: send at least one line item' };
       return { field: missing, message: `${missing} is required` };
     }
+    case 'additionalProperties': {
+      const extra = fieldPath(err.instancePath, String(p.additionalProperty));
+      return { field: extra, message: `${extra} is not a field here` };
+    }
     case 'type': {
       const want = String(p.type)
         .split(',')
@@ -181,7 +187,7 @@ function illegalCharacterProblems(doc: Record<string, unknown>, accepted: Readon
  * The problems ajv found, in words: missing fields first (what a client most often gets wrong), at most `max` in
  * all. Errors past what can be listed are counted, not described (1,000 bad lines make 11,000 errors).
  */
-function toProblems(errs: ErrorObject[], type: DocumentType, max: number): FieldProblem[] {
+export function toProblems(errs: ErrorObject[], type: DocumentType, max: number): FieldProblem[] {
   // anyOf reports each failed branch and then itself; keep only the anyOf summary. Looked up by the instance path
   // (a list of 1,000 entries with an anyOf each must not compare every error with every anyOf).
   const anyOfs = new Map<string, string[]>();

@@ -30,6 +30,8 @@ import { ROUTES, type RouteContext } from './routes';
 import { languagePreferences } from './accept-language';
 import { bodyKind } from './body-kind';
 import { otherMethods } from './other-methods';
+import { accountBrand, brandRoutes } from './brand';
+import type { Brand } from '../documents/brand';
 
 export interface AppDeps {
   /** The studio's router, when it is enabled (development). */
@@ -162,11 +164,11 @@ export function createApp(deps: AppDeps): express.Express {
     prepare: preparer(pipeline),
     maxBatchDocuments: deps.config.limits.maxBatchDocuments,
   };
-  const checks = [
-    requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute),
-    bodyPreconditions(deps.config.limits),
-    rawBody(deps.config.limits),
-  ];
+  const apiKey = requireApiKey(deps.keys, deps.config.apiKeyFailuresPerMinute);
+  const body = [bodyPreconditions(deps.config.limits), rawBody(deps.config.limits)];
+  // GET and PUT /brand: the account's brand, which every document route then reads (accountBrand).
+  app.use(brandRoutes(deps.keys, pipeline, apiKey, body));
+  const checks = [apiKey, accountBrand(deps.keys, pipeline), ...body];
   for (const route of ROUTES) app.all(route.path, negotiate(pipeline), only(route.method), ...checks, route.handler(context));
 
   app.use((req, _res, next) => next(requestErrors.notFound(req.method, req.path)));
@@ -193,7 +195,9 @@ function preparer(pipeline: DocumentPipeline): RouteContext['prepare'] {
   return async (req: Request, res: Response, eInvoice = false) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const body = await pipeline.parse(bodyKind(req.get('content-type')), raw);
-    const prepared = await inTurn(() => pipeline.prepare(body, res.locals.locale as Locale, eInvoice));
+    const prepared = await inTurn(() =>
+      pipeline.prepare(body, res.locals.locale as Locale, eInvoice, res.locals.brand as Brand | undefined),
+    );
     res.locals.documentType = prepared.doc.type;
     return prepared;
   };

@@ -23,6 +23,7 @@ import { rateLimitHeaders } from './rate-limit';
 import { requestErrors } from './request-errors';
 import { watchClient } from './client-gone';
 import { bodyKind } from './body-kind';
+import type { Brand } from '../documents/brand';
 
 export interface BatchDeps {
   pipeline: DocumentPipeline;
@@ -55,6 +56,7 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
       await pipeline.parse(bodyKind(req.get('content-type')), raw),
       res.locals.locale as Locale,
       deps.maxDocuments,
+      res.locals.brand as Brand | undefined,
     );
     if (answer === PDF) {
       onlyPdf(items);

@@ -16,9 +16,11 @@ import {
   formSchema,
   reportSchemas,
   statusRequestSchema,
+  brandSchema,
   type Node,
 } from './openapi/schemas';
 import { statusOperation, validateOperation } from './openapi/received';
+import { brandOperations } from './openapi/brand';
 
 export interface OpenApiOptions {
   /** The server URL (docs.ts puts the request's own origin there). */
@@ -58,6 +60,7 @@ export function buildOpenApi(registry: SchemaRegistry, files: OpenApiFiles, opti
       { name: 'documents', description: 'Any of the twelve document types as a PDF' },
       { name: 'e-invoices', description: 'Invoices, receipts and credit notes as EN 16931 e-invoices: UBL, CII, Factur-X' },
       { name: 'batch', description: 'Many documents in one request, as a ZIP or one PDF' },
+      { name: 'brand', description: "The account's brand: its theme, colours, font, logo, footer, language and paper" },
       { name: 'operations', description: 'Health, readiness, metrics and this description; no key needed' },
     ],
     paths: {
@@ -65,6 +68,7 @@ export function buildOpenApi(registry: SchemaRegistry, files: OpenApiFiles, opti
       '/validate': validateOperation(),
       '/status': statusOperation(),
       '/batch': batchOperation(files.examples, maxBatch, encodings.batch),
+      '/brand': brandOperations(),
       ...operationPaths(),
     },
     components: {
@@ -85,6 +89,7 @@ function componentSchemas(registry: SchemaRegistry, maxBatch: number): { schemas
     ...documentSchemas(registry),
     ...reportSchemas(registry),
     StatusRequest: statusRequestSchema(registry),
+    Brand: brandSchema(registry),
     Error: errorSchema(),
     AnyDocument: { ...anyDocument(DOCUMENT_TYPES), description: 'A document of any of the twelve types' },
     EInvoiceDocument: { ...anyDocument(E_INVOICE_TYPES), description: 'An invoice, a receipt or a credit note' },

@@ -1,12 +1,13 @@
-// One KeyStore from its parts (keys, usage, users, attempts, health), each a module of its backend (sqlite/,
+// One KeyStore from its parts (keys, usage, users, attempts, brands, health), each a module of its backend (sqlite/,
 // redis/): the store's users see one object, each backend keeps one concern per module. Passes calls on, nothing more.
-import type { AttemptStore, KeyRegistry, KeyStore, StoreHealth, UsageStore, UserStore } from './key-store';
+import type { AttemptStore, BrandStore, KeyRegistry, KeyStore, StoreHealth, UsageStore, UserStore } from './key-store';
 
 export interface StoreParts {
   keys: KeyRegistry;
   usage: UsageStore;
   users: UserStore;
   attempts: AttemptStore;
+  brands: BrandStore;
   health: StoreHealth;
 }
 
@@ -37,6 +38,9 @@ export class ComposedStore implements KeyStore {
   takeFlash: KeyStore['takeFlash'] = (id, now) => this.parts.users.takeFlash(id, now);
   // Attempts
   recordAttempt: KeyStore['recordAttempt'] = (keys, windowMs, now) => this.parts.attempts.recordAttempt(keys, windowMs, now);
+  // Brands
+  getBrand: KeyStore['getBrand'] = (account) => this.parts.brands.getBrand(account);
+  putBrand: KeyStore['putBrand'] = (account, brand) => this.parts.brands.putBrand(account, brand);
   // Health
   check: KeyStore['check'] = () => this.parts.health.check();
   close: KeyStore['close'] = () => this.parts.health.close();

@@ -1,5 +1,6 @@
 // The store's interfaces, one per concern: accounts and their API keys (hashed), monthly usage, the people who sign
-// in (users, sessions, one-time messages) and the attempts behind the sign-in and wrong-key limits. The service
+// in (users, sessions, one-time messages), the attempts behind the sign-in and wrong-key limits, and each account's
+// brand. The service
 // authenticates and counts quota with it; the keys CLI manages it. Each backend implements every part in a module of
 // its own (sqlite/, redis/) and composes them into one KeyStore (composed-store.ts); each user of the store asks only
 // for the part it needs. Both backends make a reservation atomic: the check of used + reserved against the limit and
@@ -92,6 +93,14 @@ export interface AttemptStore {
   recordAttempt(keys: { key: string; max: number }[], windowMs: number, now: number): Promise<boolean>;
 }
 
+/** Each account's brand (PUT /brand): its settings as JSON text (documents/brand.ts), never another account's. */
+export interface BrandStore {
+  /** The account's brand as stored, or undefined when it has none. */
+  getBrand(account: string): Promise<string | undefined>;
+  /** Replaces the account's brand (undefined: removes it). */
+  putBrand(account: string, brand: string | undefined): Promise<void>;
+}
+
 /** Whether the store answers, and its end. */
 export interface StoreHealth {
   /** Whether the store answers (SQLite: its file is still the one opened; Redis: connected), for readiness. */
@@ -100,6 +109,6 @@ export interface StoreHealth {
 }
 
 /** The whole store, as each backend composes it (composed-store.ts). */
-export interface KeyStore extends KeyRegistry, UsageStore, UserStore, AttemptStore, StoreHealth {}
+export interface KeyStore extends KeyRegistry, UsageStore, UserStore, AttemptStore, BrandStore, StoreHealth {}
 
 export class KeyStoreError extends Error {}

@@ -30,8 +30,11 @@ export interface PageFonts {
 }
 
 export interface FontSet {
-  /** `only`: text a template sets in a family that is never a fallback (fonts.json `only`, e.g. `qr-bill`). */
-  forText(text: string, only?: { use: string; text: string }): PageFonts;
+  /** `only`: text a template sets in a family that is never a fallback (fonts.json `only`, e.g. `qr-bill`); `lead`:
+   * a family (by name) put first, for the characters it draws (an account's brand font). */
+  forText(text: string, only?: { use: string; text: string }, lead?: string): PageFonts;
+  /** The families that draw Latin text, by name, in fonts.json order: what a brand may lead with. */
+  latinFamilies: readonly string[];
 }
 
 /** Families in fallback order for one kind of document, and a key naming that order. */
@@ -83,8 +86,17 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
   const inline = faceInliner();
   const quote = (name: string): string => `'${name.replace(/'/g, "\\'")}'`;
   return {
-    forText(text: string, only?: { use: string; text: string }): PageFonts {
-      const order = orderFor(hanVariant(text));
+    // Those that draw every letter of a Western European text (Noto Sans, DejaVu Sans, Arimo: not the CJK families,
+    // whose Latin is an afterthought, nor the math and symbol ones).
+    latinFamilies: families.flatMap((entry, family) =>
+      (!entry.subsets || entry.subsets.includes('latin')) &&
+      !entry.han &&
+      [...'AaéßøĄ€'].every((ch) => inFamily(family, ch.codePointAt(0)!).length > 0)
+        ? [names[family]!]
+        : [],
+    ),
+    forText(text: string, only?: { use: string; text: string }, lead?: string): PageFonts {
+      const order = ledBy(orderFor(hanVariant(text)), lead === undefined ? -1 : names.indexOf(lead));
       const own = only && { families: families.flatMap((entry, family) => (entry.only === only.use ? [family] : [])), text: only.text };
       const chosen = chooseFaces(text, order, inFamily, own);
       const list = [...chosen].sort((a, b) => faces.indexOf(a) - faces.indexOf(b));
@@ -289,6 +301,13 @@ function fallbackOrders(families: readonly FamilyConfig[]): (variant: HanVariant
     }
     return { key: variant ?? '-', families: order };
   };
+}
+
+/** `order` with `family` first (a family kept for one use, Arimo, too): a brand's font draws what it can, the others
+ * the rest. */
+function ledBy(order: Order, family: number): Order {
+  if (family < 0) return order;
+  return { key: `${order.key}+${family}`, families: [family, ...order.families.filter((f) => f !== family)] };
 }
 
 /** One face as inlined CSS (its file in base64), bounded by bytes: every CJK slice at once would be about 100 MB. */

@@ -40,6 +40,8 @@ export interface HtmlRenderer {
   themes: readonly string[];
   /** Each theme's manifest: its name, description and preferred paper. */
   themeInfo: readonly ThemeInfo[];
+  /** The shipped families that draw Latin text: what a brand may lead the page's fonts with. */
+  latinFamilies: readonly string[];
   render(view: DocumentView, theme: string): RenderedHtml;
 }
 
@@ -97,6 +99,7 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
   return {
     themes: opts.themes.themes.map((t) => t.id),
     themeInfo: opts.themes.themes.map(({ id, name, description, pageSize }) => ({ id, name, description, pageSize })),
+    latinFamilies: opts.fonts.latinFamilies,
     render(view, theme) {
       const { style, body } = sets.get(theme) as Required<TemplateSet>;
       const fonts = fontsFor(view, opts.fonts);
@@ -110,6 +113,7 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
           pageOfCss: pageCounterCss(view.pageOf),
           qrBill: view.qrBill !== undefined,
           footer: view.footer,
+          brand: view.brand && brandCss(view.brand),
         }),
         fonts: fonts.faces,
         bodyClass: `doc doc--${view.type}`,
@@ -246,5 +250,25 @@ function fontsFor(view: DocumentView, fonts: FontSet): PageFonts {
     collectText(view.qrBill, billTexts);
     only = { use: 'qr-bill', text: [...billTexts].join('') };
   }
-  return fonts.forText([...texts].join(''), only);
+  return fonts.forText([...texts].join(''), only, view.brand?.font);
+}
+
+/** A brand's tokens, set after the theme's: the accent on the bar, the summary and the title, and the text colour
+ * (#rrggbb, documents/brand.ts checked them). Its font leads the page's font stack (fontsFor). */
+function brandCss(brand: NonNullable<DocumentView['brand']>): string {
+  const tokens: string[] = [];
+  const colour = (c: string | undefined) => (c && /^#[0-9a-f]{6}$/i.test(c) ? c : undefined);
+  const accent = colour(brand.accent);
+  if (accent)
+    tokens.push(
+      `--color-bar-bg: ${accent}`,
+      '--color-bar-text: #ffffff',
+      `--color-summary-bg: ${accent}`,
+      '--color-summary-text: #ffffff',
+      `--color-title: ${accent}`,
+      `--color-band-bg: ${accent}`,
+    );
+  const text = colour(brand.text);
+  if (text) tokens.push(`--color-text: ${text}`);
+  return tokens.length > 0 ? `:root { ${tokens.join('; ')}; }` : '';
 }

@@ -110,6 +110,8 @@ export interface DocumentView {
   /** The stamp across the first page or every page, and the letterhead footer of every page (render/marks.ts). */
   stamp?: StampView;
   footer?: FooterView;
+  /** The account's brand colours and font, printed as the page's tokens (templates/document-style.hbs). */
+  brand?: BrandStyle;
 }
 
 export interface PaymentCodeView {
@@ -139,6 +141,15 @@ export interface ViewContext {
   logoDataUri?: string;
   /** The payment code the request asked for, checked (server/payments/request.ts). */
   paymentCode?: PaymentCode;
+  /** The account's brand colours and font (documents/brand.ts). */
+  brand?: BrandStyle;
+}
+
+/** What a brand changes on the page: the accent (bar, summary, title), the text colour, the leading font family. */
+export interface BrandStyle {
+  accent?: string;
+  text?: string;
+  font?: string;
 }
 
 /** The payment code as the page shows it: the drawing, a caption and the alternate text in the document's language. */
@@ -240,6 +251,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     pageOf: catalogues.text(lang, 'page_of', { page: '{{page}}', pages: '{{pages}}' }),
     stamp: stampView(doc.stamp, (kind) => catalogues.text(lang, `stamp_${kind}`)),
     footer: footerView(doc.footer === undefined ? undefined : printable(doc.footer)),
+    brand: ctx.brand,
   });
 }
 

@@ -86,6 +86,11 @@ export function statusRequestSchema(registry: SchemaRegistry): Node {
   return rewrite(registry.raw().get('status-request')) as Node;
 }
 
+/** schemas/brand.json: the body of PUT /brand and the answer of GET /brand. */
+export function brandSchema(registry: SchemaRegistry): Node {
+  return rewrite(registry.raw().get('brand')) as Node;
+}
+
 /** schemas/validation-report.json: the answer of POST /validate, its finding a component of its own. */
 export function reportSchemas(registry: SchemaRegistry): Node {
   const raw = registry.raw().get('validation-report') as { definitions?: Node } | undefined;

@@ -1,5 +1,5 @@
 // The Redis store's key names, in one namespace: accounts, hashed keys and their indexes, usage and reservations, and
-// the people who sign in (users, sessions, one-time messages, attempts).
+// the people who sign in (users, sessions, one-time messages, attempts), and each account's brand.
 const NS = 'docgen:';
 export const k = {
   key: (hash: string) => `${NS}key:${hash}`,
@@ -14,4 +14,5 @@ export const k = {
   session: (hash: string) => `${NS}session:${hash}`,
   flash: (id: string) => `${NS}flash:${id}`,
   attempts: (key: string) => `${NS}attempts:${key}`,
+  brand: (account: string) => `${NS}brand:${account}`,
 };

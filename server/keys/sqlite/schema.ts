@@ -1,5 +1,6 @@
 // The SQLite store's tables, created when missing: accounts, their hashed keys, usage and reservations (the quota),
-// and the people who sign in (users, sessions, one-time messages, sign-in, sign-up and wrong-key attempts), and the
+// the people who sign in (users, sessions, one-time messages, sign-in, sign-up and wrong-key attempts), each account's
+// brand, and the
 // one row readiness writes to know that the disk takes writes (store.ts).
 import type Database from 'better-sqlite3';
 
@@ -53,6 +54,11 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS health_probe (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS brands (
+  account TEXT PRIMARY KEY,
+  brand TEXT NOT NULL,
+  updated_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS flash (
   id TEXT PRIMARY KEY,

@@ -12,6 +12,7 @@ import { SqliteKeys } from './keys';
 import { migrate, SCHEMA } from './schema';
 import { SqliteUsage } from './usage';
 import { SqliteUsers } from './users';
+import { SqliteBrands } from './brands';
 
 export class SqliteKeyStore extends ComposedStore {
   constructor(file: string) {
@@ -32,6 +33,7 @@ export class SqliteKeyStore extends ComposedStore {
       usage: new SqliteUsage(db),
       users: new SqliteUsers(db),
       attempts: new SqliteAttempts(db),
+      brands: new SqliteBrands(db),
       health: health(db, file),
     });
   }

@@ -1,0 +1,164 @@
+// A brand per account (GET and PUT /brand) on the real service, with SQLite and with Redis: set, read back as set,
+// applied to every document made with the account's keys (its theme, accent, text colour, font, logo, footer,
+// language and paper: read from the PDF's fonts, pixels, text and page size) unless the request says otherwise, and
+// never to another account's documents, with the two accounts' requests interleaved. Hostile values are 400s naming
+// the field; the API key is required; an empty brand clears it.
+import { execFileSync } from 'node:child_process';
+import { expect } from 'chai';
+import { pdfText } from '../helpers/pdf';
+import { solidPng } from '../helpers/png';
+import { startRedis, type TestRedis } from '../helpers/redis';
+import { post, startTestService, type TestService } from '../helpers/service';
+
+/** The RGB of the pixel at (x, y) points of page 1, rendered at 72 dpi. */
+function rgbAt(pdf: Buffer, x: number, y: number): string {
+  const ppm = execFileSync('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-x', String(x), '-y', String(y), '-W', '1', '-H', '1', '-'], {
+    input: pdf,
+  });
+  return [...ppm.subarray(ppm.length - 3)].map((c) => c.toString(16).padStart(2, '0')).join('');
+}
+const fonts = (pdf: Buffer) =>
+  [
+    ...execFileSync('pdffonts', ['-'], { input: pdf })
+      .toString()
+      .matchAll(/\+([\w-]+)/g),
+  ]
+    .map((m) => m[1])
+    .join(' ');
+const pageSize = (pdf: Buffer) =>
+  execFileSync('pdfinfo', ['-'], { input: pdf })
+    .toString()
+    .match(/Page size:\s+([\d.]+) x/)![1];
+
+async function putBrand(service: TestService, key: string, brand: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${service.url}/brand`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(brand),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+const getBrand = async (service: TestService, key: string) =>
+  (await fetch(`${service.url}/brand`, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<Record<string, unknown>>;
+
+const OCEAN = {
+  theme: 'modern',
+  accent_color: '#0e7490',
+  text_color: '#1f2937',
+  font: 'Arimo',
+  logo: `data:image/png;base64,${solidPng(60, 30).toString('base64')}`,
+  footer: 'Ocean Ltd · Registered in Cardiff 01234567',
+  language: 'de',
+  page_size: 'letter',
+};
+const FOREST = {
+  theme: 'classic',
+  accent_color: '#166534',
+  font: 'DejaVu Sans',
+  footer: 'Forest GmbH · HRB 98765',
+  language: 'fr',
+  page_size: 'a4',
+};
+const doc = (n: number) => ({ from: `Sender ${n}`, to: 'Client', number: `BR-${n}`, items: [{ name: 'Item', unit_cost: 10 }] });
+
+for (const backend of ['SQLite', 'Redis'] as const) {
+  describe(`brand per account (${backend})`, function () {
+    this.timeout(180000);
+    let service: TestService;
+    let redis: TestRedis | undefined;
+    let ocean: string;
+    let forest: string;
+    let plain: string;
+    before(async function () {
+      if (backend === 'Redis') redis = await startRedis();
+      service = await startTestService(redis ? { REDIS_URL: redis.url } : {});
+      ocean = (await service.keys.createKey(`ocean-${backend}`, 'paid')).key;
+      forest = (await service.keys.createKey(`forest-${backend}`, 'paid')).key;
+      plain = (await service.keys.createKey(`plain-${backend}`, 'paid')).key;
+    });
+    after(async function () {
+      await service?.close();
+      await redis?.stop();
+    });
+
+    it("PUT sets it, GET answers it as set; the logo is kept as the account's own copy", async function () {
+      const put = await putBrand(service, ocean, OCEAN);
+      expect(put.status).to.equal(200);
+      expect(put.body).to.deep.include({ theme: 'modern', accent_color: '#0e7490', font: 'Arimo', language: 'de' });
+      expect(String(put.body.logo)).to.match(/^data:image\/png;base64,/);
+      expect(await getBrand(service, ocean)).to.deep.equal(put.body);
+      expect((await putBrand(service, forest, FOREST)).status).to.equal(200);
+      expect(await getBrand(service, plain)).to.deep.equal({});
+    });
+
+    it("each account's documents carry its own brand, never another's, with their requests interleaved", async function () {
+      const keys = [ocean, forest, plain];
+      const made = await Promise.all(
+        Array.from({ length: 9 }, async (_, i) => {
+          const key = keys[i % 3]!;
+          const res = await post(service, doc(i), { key });
+          expect(res.status).to.equal(200);
+          return { key, lang: res.headers.get('content-language'), pdf: Buffer.from(await res.arrayBuffer()) };
+        }),
+      );
+      for (const { key, lang, pdf } of made) {
+        const text = pdfText(pdf);
+        if (key === ocean) {
+          expect([lang, fonts(pdf), pageSize(pdf), rgbAt(pdf, 300, 48)]).to.deep.equal([
+            'de-DE',
+            'Arimo-Regular Arimo-Bold',
+            '612',
+            '0e7490',
+          ]);
+          expect(text).to.include('RECHNUNG').and.include('Registered in Cardiff').and.not.include('Forest');
+        } else if (key === forest) {
+          expect([lang, fonts(pdf), pageSize(pdf)]).to.deep.equal(['fr-FR', 'DejaVuSans DejaVuSans-Bold', '595.92']);
+          expect(text).to.include('FACTURE').and.include('Forest GmbH').and.not.include('Ocean');
+        } else {
+          expect([lang, fonts(pdf), pageSize(pdf), rgbAt(pdf, 300, 48)]).to.deep.equal([
+            'en-US',
+            'NotoSans-Regular NotoSans-Bold',
+            '612',
+            'ffffff',
+          ]);
+          expect(text).to.include('INVOICE').and.not.include('Ocean').and.not.include('Forest');
+        }
+      }
+    });
+
+    it("the request's own fields win over the brand's", async function () {
+      const res = await post(
+        service,
+        { ...doc(20), theme: 'slate', page_size: 'a4', footer: 'My own footer' },
+        { key: ocean, headers: { 'accept-language': 'es' } },
+      );
+      const pdf = Buffer.from(await res.arrayBuffer());
+      expect([res.headers.get('content-language'), pageSize(pdf)]).to.deep.equal(['es-ES', '595.92']);
+      expect(pdfText(pdf)).to.include('My own footer').and.not.include('Cardiff');
+    });
+
+    it('hostile values are 400s naming each field; no key is 401; an empty brand clears it', async function () {
+      const bad = await putBrand(service, ocean, {
+        accent_color: '#ffff00',
+        text_color: 'red;}',
+        font: '../../x',
+        theme: 'nope',
+        logo: 'file:///etc/passwd',
+      });
+      expect(bad.status).to.equal(400);
+      const fields = (bad.body.details as { field: string }[]).map((d) => d.field).sort();
+      expect(fields).to.deep.equal(['accent_color', 'font', 'text_color', 'theme']);
+      const logo = await putBrand(service, ocean, { logo: 'file:///etc/passwd' });
+      expect([logo.status, (logo.body.details as { field: string }[])[0]!.field]).to.deep.equal([400, 'logo']);
+      expect(await getBrand(service, ocean)).to.include({ theme: 'modern' }); // a refused PUT changes nothing
+      expect((await fetch(`${service.url}/brand`)).status).to.equal(401);
+      expect((await fetch(`${service.url}/brand`, { method: 'DELETE', headers: { authorization: `Bearer ${ocean}` } })).status).to.equal(
+        405,
+      );
+      expect((await putBrand(service, forest, {})).status).to.equal(200);
+      expect(await getBrand(service, forest)).to.deep.equal({});
+      const after = await post(service, doc(30), { key: forest });
+      expect(after.headers.get('content-language')).to.equal('en-US');
+    });
+  });
+}
