@@ -119,6 +119,7 @@ describe('GET /openapi.json', function () {
       '/validate',
       '/status',
       '/batch',
+      '/brand',
       '/healthz',
       '/readyz',
       '/metrics',
@@ -178,7 +179,7 @@ describe('GET /openapi.json', function () {
     expect(await servers('evil"host/<x>')).to.equal('http://localhost:3000');
     const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
     expect(doc.info.version).to.equal(pkg.version);
-    expect(doc.tags.map((t: { name: string }) => t.name)).to.deep.equal(['documents', 'e-invoices', 'batch', 'operations']);
+    expect(doc.tags.map((t: { name: string }) => t.name)).to.deep.equal(['documents', 'e-invoices', 'batch', 'brand', 'operations']);
     expect(doc.components.schemas.Error.properties.code.enum).to.include.members(['validation_failed', 'quota_exceeded', 'render_timeout']);
     const statuses = ['200', '400', '401', '405', '408', '413', '415', '429', '500', '503'];
     for (const p of ['/', '/ubl', '/cii', '/factur-x', '/batch']) {
