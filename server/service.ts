@@ -116,7 +116,12 @@ function wire(
   );
   const reload = config.liveReload ? startLiveReload(root, config.limits, pipeline) : undefined;
   const studio = config.studio ? createStudio(pipeline, web.examples, reload) : undefined;
-  const account = accountRouter(keys, web.pages, config, options.clock);
+  const account = accountRouter(keys, web.pages, config, options.clock, {
+    check: (body) => pipeline.brand(body),
+    themes: assets.html.themes,
+    fonts: assets.html.latinFamilies,
+    languages: assets.catalogues.languages,
+  });
   const app = createApp({
     config,
     pipeline,

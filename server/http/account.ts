@@ -1,5 +1,5 @@
 // The account pages under /account: sign up, sign in, sign out, and the developer settings page (usage, API keys:
-// New, shown once, revoke with a confirmation). Server-rendered (account/pages.ts, read at start-up), no front-end framework. This module
+// New, shown once, revoke with a confirmation; the account's brand, checked as PUT /brand checks it). Server-rendered (account/pages.ts, read at start-up), no front-end framework. This module
 // is the routes only; the rules live beside it in account/: cookies and the origin check (cookies.ts), sessions whose
 // token is stored only hashed (session.ts), the CSRF token on every form and the Origin check on every POST
 // (csrf.ts), the one-time display of a new key (flash.ts), the sign-in attempt limits (sign-in-limits.ts), the
@@ -13,7 +13,8 @@ import express, { type Request, type Response, type Router } from 'express';
 import { projectRoot, type Config } from '../config';
 import { emailProblem, normalizeEmail } from '../accounts/emails';
 import { dummyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
-import { type DomainError } from '../errors';
+import { DomainError } from '../errors';
+import type { Brand } from '../documents/brand';
 import { accountPlan, type KeyStore } from '../keys/key-store';
 import { limitOf, nextPeriodStart, periodOf } from '../quota/quota';
 import type { PageRenderer } from './account/pages';
@@ -30,6 +31,17 @@ const SETTINGS = '/account/settings';
 
 type AccountConfig = Pick<Config, 'planLimits' | 'signUpsPerHour'>;
 
+/** The brand form's choices and its check (the pipeline's, as PUT /brand: documents/brand.ts, the logo fetched once). */
+export interface BrandForm {
+  check(body: Record<string, unknown>): Promise<Brand>;
+  themes: readonly string[];
+  fonts: readonly string[];
+  languages: readonly string[];
+}
+
+/** The brand's fields as the form sends them. */
+const BRAND_FIELDS = ['theme', 'accent_color', 'text_color', 'font', 'logo', 'footer', 'language', 'page_size'] as const;
+
 /** A form field as one string: '' when it is missing or not one string (a repeated field is an array). */
 const fieldOf = (req: Request, name: string): string => {
   const value = (req.body as Record<string, unknown> | undefined)?.[name];
@@ -44,6 +56,7 @@ interface Account {
   store: KeyStore;
   config: AccountConfig;
   clock: () => Date;
+  brand?: BrandForm;
   session: Sessions;
   flash: NewKeyFlash;
   page(req: Request, res: Response, name: string, data: Record<string, unknown>): void;
@@ -52,13 +65,20 @@ interface Account {
   refuseCsrf(req: Request, res: Response): void;
 }
 
-export function accountRouter(store: KeyStore, pages: PageRenderer, config: AccountConfig, clock: () => Date = () => new Date()): Router {
+export function accountRouter(
+  store: KeyStore,
+  pages: PageRenderer,
+  config: AccountConfig,
+  clock: () => Date = () => new Date(),
+  brand?: BrandForm,
+): Router {
   const router = express.Router();
-  const account = accountOf(store, pages, config, clock);
+  const account = accountOf(store, pages, config, clock, brand);
   // The hash an unknown email is checked against, made now with the current parameters (passwords.ts).
   void dummyHash();
   router.use('/assets', express.static(path.join(projectRoot(), 'public', 'account')));
-  router.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  // A logo may come as a data: URI in the brand form.
+  router.use(express.urlencoded({ extended: false, limit: '3mb' }));
   router.use(sameOriginPosts(account.refuseCsrf));
 
   router.get('/', async (req, res) => res.redirect(303, (await account.session.find(req)) ? SETTINGS : SIGN_IN));
@@ -66,6 +86,7 @@ export function accountRouter(store: KeyStore, pages: PageRenderer, config: Acco
   signInRoutes(router, account);
   settingsRoute(router, account);
   keyRoutes(router, account);
+  brandRoute(router, account);
 
   // Anything else under /account, and the refusals that come before a route (a body too large or not readable, a
   // key prefix that does not decode), answer as pages too, never as the API's JSON.
@@ -74,13 +95,14 @@ export function accountRouter(store: KeyStore, pages: PageRenderer, config: Acco
   return router;
 }
 
-function accountOf(store: KeyStore, pages: PageRenderer, config: AccountConfig, clock: () => Date): Account {
+function accountOf(store: KeyStore, pages: PageRenderer, config: AccountConfig, clock: () => Date, brand?: BrandForm): Account {
   const fail = (req: Request, res: Response, err: DomainError, form?: FormAgain) =>
     sendPageError(res, pages, err, form && { name: form.name, data: { ...form.data, csrf: csrfOf(req, res) } });
   return {
     store,
     config,
     clock,
+    brand,
     session: sessions(store, clock),
     flash: newKeyFlash(store, clock),
     page: (req, res, name, data) =>
@@ -139,27 +161,97 @@ function signInRoutes(router: Router, { store, clock, session, page, fail, refus
   });
 }
 
-function settingsRoute(router: Router, { store, config, clock, session, flash, page }: Account): void {
+/** What the settings page shows: usage, keys, the new key once, and the brand form with its choices. */
+async function settingsData(req: Request, who: { email: string; account: string }, account: Account): Promise<Record<string, unknown>> {
+  const { store, config, clock, flash } = account;
+  const now = clock();
+  const keys = await store.listKeys(who.account);
+  const plan = accountPlan(keys);
+  const limit = limitOf(config.planLimits, plan);
+  const day = (iso: string | null) => (iso ? iso.slice(0, 10) : 'never');
+  return {
+    title: 'Developer settings',
+    signedIn: true,
+    email: who.email,
+    plan,
+    used: await store.usage(who.account, periodOf(now)),
+    limit: limit ?? 'unlimited',
+    reset: nextPeriodStart(now).toISOString().slice(0, 10),
+    keys: keys.map((k) => ({ prefix: k.prefix, created: day(k.createdAt), lastUsed: day(k.lastUsedAt), active: k.active })),
+    newKey: await flash.take(req),
+    baseUrl: `${req.protocol}://${req.get('host')}`,
+    brand: account.brand && (await brandFormData(account.brand, await storedBrand(store, who.account))),
+  };
+}
+
+async function storedBrand(store: KeyStore, account: string): Promise<Brand> {
+  const text = await store.getBrand(account);
+  try {
+    return text ? (JSON.parse(text) as Brand) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The form's values and its selects' options, the stored brand's chosen. */
+async function brandFormData(form: BrandForm, brand: Brand): Promise<Record<string, unknown>> {
+  const options = (values: readonly string[], chosen: string | undefined) => [
+    { value: '', label: 'the request’s or the default', selected: chosen === undefined },
+    ...values.map((value) => ({ value, label: value, selected: value === chosen })),
+  ];
+  return {
+    ...brand,
+    logo: undefined,
+    hasLogo: brand.logo !== undefined,
+    logoPreview: brand.logo?.startsWith('data:image/') ? brand.logo : undefined,
+    themes: options(form.themes, brand.theme),
+    fonts: options(form.fonts, brand.font),
+    languages: options(form.languages, brand.language?.split(/[-_]/)[0]),
+    papers: options(['letter', 'a4'], brand.page_size),
+  };
+}
+
+function settingsRoute(router: Router, account: Account): void {
+  const { session, page } = account;
   router.get('/settings', async (req, res) => {
     const who = await session.find(req);
     if (!who) return res.redirect(303, SIGN_IN);
-    const now = clock();
-    const keys = await store.listKeys(who.account);
-    const plan = accountPlan(keys);
-    const limit = limitOf(config.planLimits, plan);
-    const day = (iso: string | null) => (iso ? iso.slice(0, 10) : 'never');
-    return page(req, res, 'settings', {
-      title: 'Developer settings',
-      signedIn: true,
-      email: who.email,
-      plan,
-      used: await store.usage(who.account, periodOf(now)),
-      limit: limit ?? 'unlimited',
-      reset: nextPeriodStart(now).toISOString().slice(0, 10),
-      keys: keys.map((k) => ({ prefix: k.prefix, created: day(k.createdAt), lastUsed: day(k.lastUsedAt), active: k.active })),
-      newKey: await flash.take(req),
-      baseUrl: `${req.protocol}://${req.get('host')}`,
-    });
+    return page(req, res, 'settings', await settingsData(req, who, account));
+  });
+}
+
+/** POST /account/brand: the form's brand checked as PUT /brand checks it and stored (Save), or removed (Clear). An
+ * empty logo keeps the stored one unless "remove the logo" is ticked. */
+function brandRoute(router: Router, account: Account): void {
+  const { store, session, fail, refuseCsrf, brand: form } = account;
+  if (!form) return;
+  router.post('/brand', async (req, res) => {
+    if (!csrfOk(req)) return refuseCsrf(req, res);
+    const who = await session.find(req);
+    if (!who) return res.redirect(303, SIGN_IN);
+    if (fieldOf(req, 'action') === 'clear') {
+      await store.putBrand(who.account, undefined);
+      return res.redirect(303, SETTINGS);
+    }
+    const sent: Record<string, unknown> = {};
+    for (const field of BRAND_FIELDS) {
+      const value = fieldOf(req, field).trim();
+      if (value !== '') sent[field] = field === 'footer' ? fieldOf(req, field).replace(/\r\n?/g, '\n').trim() : value;
+    }
+    const before = await storedBrand(store, who.account);
+    if (sent.logo === undefined && before.logo && fieldOf(req, 'remove_logo') !== 'yes') sent.logo = before.logo;
+    try {
+      const brand = await form.check(sent);
+      await store.putBrand(who.account, Object.keys(brand).length > 0 ? JSON.stringify(brand) : undefined);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const data = await settingsData(req, who, account);
+      return fail(req, res, err, {
+        name: 'settings',
+        data: { ...data, brand: await brandFormData(form, sent as Brand), brandError: true },
+      });
+    }
+    res.redirect(303, SETTINGS);
   });
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { projectRoot } from '../../server/config';
-import { isPdf } from '../helpers/pdf';
+import { isPdf, pdfText } from '../helpers/pdf';
 import { startRedis } from '../helpers/redis';
 import { post, startTestService, type TestService } from '../helpers/service';
 
@@ -103,6 +103,52 @@ describe('account pages', function () {
     // The operators' CLI sees the same data.
     const listed = await service.keys.listKeys('ada@example.com');
     expect(listed.map((k) => k.prefix)).to.include(key.slice(0, 9));
+    await context.close();
+  });
+
+  it("the brand form: saved, shown again, applied to the documents of the account's keys; a bad colour refused; cleared", async function () {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1000, height: 1600 });
+    await signUp(page, service.url, 'brand@example.com', 'correct horse battery');
+    await Promise.all([page.waitForNavigation(), page.click('#new')]);
+    const key = await page.$eval('#new-key', (e) => e.textContent!.trim());
+
+    // An unreadable accent: the page says why, names the contrast, and nothing is stored.
+    await page.type('#brand-accent', '#ffff00');
+    await Promise.all([page.waitForNavigation(), page.click('#brand-save')]);
+    expect(await page.$eval('#brand-error', (e) => e.textContent)).to.contain('accent_color #ffff00 has a contrast of 1.07:1');
+    expect(await service.keys.getBrand('brand@example.com')).to.equal(undefined);
+
+    await page.$eval('#brand-accent', (e) => ((e as HTMLInputElement).value = '#0e7490'));
+    await page.select('#brand-theme', 'modern');
+    await page.select('#brand-font', 'Arimo');
+    await page.select('#brand-language', 'de');
+    await page.type('#brand-footer', 'Brand GmbH · HRB 4711\nGeschäftsführerin: Ada');
+    await Promise.all([page.waitForNavigation(), page.click('#brand-save')]);
+    expect(page.url()).to.equal(`${service.url}/account/settings`);
+    expect(await page.$eval('#brand-accent', (e) => (e as HTMLInputElement).value)).to.equal('#0e7490');
+    expect(await page.$eval('#brand-theme', (e) => (e as HTMLSelectElement).value)).to.equal('modern');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'settings-brand.png'), fullPage: true });
+
+    const res = await post(service, DOC, { key });
+    expect([res.status, res.headers.get('content-language')]).to.deep.equal([200, 'de-DE']);
+    const pdf = Buffer.from(await res.arrayBuffer());
+    expect(pdfText(pdf)).to.contain('Brand GmbH · HRB 4711').and.contain('RECHNUNG');
+    const api = (await (await fetch(`${service.url}/brand`, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(api).to.deep.equal({
+      theme: 'modern',
+      accent_color: '#0e7490',
+      font: 'Arimo',
+      footer: 'Brand GmbH · HRB 4711\nGeschäftsführerin: Ada',
+      language: 'de',
+    });
+
+    await Promise.all([page.waitForNavigation(), page.click('#brand-clear')]);
+    expect(await service.keys.getBrand('brand@example.com')).to.equal(undefined);
     await context.close();
   });
 
