@@ -19,7 +19,7 @@ import { computeTotals, type Totals } from './money/totals';
 import { amountBoundProblems } from './money/bounds';
 import type { PdfRenderer } from './pdf/renderer';
 import { printBudgetProblems, receivedBudgetProblems } from './render/print-budget';
-import type { RenderedHtml } from './render/html';
+import type { RenderedHtml, ThemeDraft } from './render/html';
 import { negotiateLocale, type LanguagePreferences, type Locale } from './render/locale';
 import { QR_BILL_TAGS, type QrBillLanguage } from './render/qr-bill-labels';
 import { buildView, labelFor } from './render/view-model';
@@ -45,6 +45,8 @@ export interface PreparedDocument {
   paymentCode?: PaymentCode;
   /** The account's brand (documents/brand.ts): its colours and font print on the page. */
   brand?: Brand;
+  /** The studio's unsaved edits of the document's theme (render/html.ts ThemeDraft). */
+  draft?: ThemeDraft;
 }
 
 export interface RenderedDocument {
@@ -167,7 +169,7 @@ export class DocumentPipeline {
         brand: brand && { accent: brand.accent_color, text: brand.text_color, font: brand.font },
       }),
     );
-    return inTurn(() => this.assets.html.render(view, doc.theme));
+    return inTurn(() => this.assets.html.render(view, doc.theme, prepared.draft));
   }
 
   /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). `sign` false leaves

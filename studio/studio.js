@@ -1,11 +1,16 @@
 // The studio page: pick a type, theme, language and page size, edit the request, see the HTML and the PDF.
 // Re-renders on every edit and whenever the server reloads a template, theme, locale or schema file. The stamp, gross
-// prices and footer controls write their fields into the request, where they can be read and edited.
+// prices and footer controls write their fields into the request, where they can be read and edited. The theme pane
+// edits the theme's CSS and partials (unsaved: previewed at once, exported as a folder); the PDF can be shown as page
+// images.
 'use strict';
 const $ = (id) => document.getElementById(id);
 let meta;
 let timer;
 let renders = 0;
+/** The theme being shown, its files as saved (GET /studio/api/theme/:id), and the unsaved edits. */
+let files;
+let draft = { partials: {} };
 /** The paper of the HTML preview now showing. */
 let paper;
 
@@ -22,22 +27,39 @@ async function render() {
     $('status').textContent = `JSON: ${err.message}`;
     return;
   }
-  const body = JSON.stringify({ type: $('type').value, theme: $('theme').value, lang: $('lang').value, page_size: $('page').value, doc });
+  const edited = draft.css !== undefined || Object.keys(draft.partials).length > 0;
+  const body = JSON.stringify({
+    type: $('type').value,
+    theme: $('theme').value,
+    lang: $('lang').value,
+    page_size: $('page').value,
+    doc,
+    ...(edited ? { draft } : {}),
+  });
   const started = performance.now();
   const headers = { 'content-type': 'application/json' };
   const html = await fetch('/studio/api/html', { method: 'POST', headers, body });
   if (!html.ok) {
     const err = await html.json().catch(() => ({ error: html.statusText }));
-    $('status').textContent = err.error || 'error';
+    $('status').textContent = [err.error || 'error', ...(err.problems || [])].join(': ');
     return;
   }
   paper = meta.paper[$('page').value];
   $('html').srcdoc = printedPage.srcdoc(await html.text(), paper, meta.printerMargin).html;
-  const pdf = await fetch('/studio/api/pdf', { method: 'POST', headers, body });
-  if (pdf.ok) {
-    const old = $('pdf').src;
-    $('pdf').src = URL.createObjectURL(await pdf.blob());
-    if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+  if ($('as-images').checked) {
+    // The PDF's pages as images: any browser shows them, headless ones too.
+    const pages = await fetch('/studio/api/pages', { method: 'POST', headers, body });
+    if (pages.ok) {
+      const { pages: images } = await pages.json();
+      $('pages').replaceChildren(...images.map((src, i) => Object.assign(document.createElement('img'), { src, alt: `Page ${i + 1}` })));
+    }
+  } else {
+    const pdf = await fetch('/studio/api/pdf', { method: 'POST', headers, body });
+    if (pdf.ok) {
+      const old = $('pdf').src;
+      $('pdf').src = URL.createObjectURL(await pdf.blob());
+      if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+    }
   }
   renders++;
   document.body.dataset.renders = String(renders);
@@ -54,6 +76,49 @@ function fitPreview() {
 function later() {
   clearTimeout(timer);
   timer = setTimeout(render, 250);
+}
+
+/** The file chosen in the theme pane: its unsaved text, else as saved (a partial the theme does not replace: shared). */
+function showThemeFile() {
+  const name = $('theme-file').value;
+  if (!files) return;
+  $('theme-source').value =
+    name === 'theme.css' ? (draft.css ?? files.css) : (draft.partials[name] ?? files.partials[name] ?? files.shared[name] ?? '');
+}
+
+/** Loads the chosen theme's files and forgets the edits of the one before. */
+async function loadThemeFiles() {
+  files = await (await fetch(`/studio/api/theme/${encodeURIComponent($('theme').value)}`)).json();
+  draft = { partials: {} };
+  const names = [
+    'theme.css',
+    ...Object.keys(files.shared)
+      .sort()
+      .map((n) => `${n}`),
+  ];
+  $('theme-file').replaceChildren(
+    ...names.map((n) => new Option(n === 'theme.css' ? n : `partials/${n}.hbs${files.partials[n] ? ' (its own)' : ''}`, n)),
+  );
+  showThemeFile();
+}
+
+/** The folder of the edited theme as a ZIP download. */
+async function exportTheme() {
+  const res = await fetch('/studio/api/export', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: $('export-id').value, from: $('theme').value, draft }),
+  });
+  if (!res.ok) {
+    $('status').textContent = (await res.json()).error;
+    return;
+  }
+  const a = Object.assign(document.createElement('a'), {
+    href: URL.createObjectURL(await res.blob()),
+    download: `${$('export-id').value}.zip`,
+  });
+  a.click();
+  URL.revokeObjectURL(a.href);
 }
 
 /** A letterhead footer to try (`footer`): the lines German law wants on a business letter. */
@@ -102,15 +167,30 @@ async function start() {
   options($('lang'), meta.languages, 'en-US');
   options($('page'), meta.pageSizes, 'letter');
   loadExample();
+  await loadThemeFiles();
   $('type').addEventListener('change', () => {
     loadExample();
     render();
   });
   // A theme that prefers a paper (its theme.json) shows on it; the page select can still change it.
-  $('theme').addEventListener('change', () => {
+  $('theme').addEventListener('change', async () => {
     const info = meta.themeInfo.find((t) => t.id === $('theme').value);
     if (info?.pageSize) $('page').value = info.pageSize;
+    await loadThemeFiles();
   });
+  $('theme-file').addEventListener('change', showThemeFile);
+  $('theme-source').addEventListener('input', () => {
+    const name = $('theme-file').value;
+    if (name === 'theme.css') draft.css = $('theme-source').value;
+    else draft.partials[name] = $('theme-source').value;
+    later();
+  });
+  $('as-images').addEventListener('change', () => {
+    $('pdf').hidden = $('as-images').checked;
+    $('pages').hidden = !$('as-images').checked;
+    render();
+  });
+  $('export').addEventListener('click', exportTheme);
   for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
   $('doc').addEventListener('input', () => {
     readControls();

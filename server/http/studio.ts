@@ -3,13 +3,21 @@
 // (server-sent events from live reload). /studio/gallery shows every type × theme. No API key: it is off in
 // production unless STUDIO=true, and it renders only what the browser posts to it. The examples it offers are read
 // once at start-up (http-assets.ts).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { ZipFile } from 'yazl';
 import express, { type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { projectRoot } from '../config';
 import { DOCUMENT_TYPES } from '../documents/model';
 import type { LiveReload } from '../dev/live-reload';
-import type { DocumentPipeline } from '../pipeline';
+import type { DocumentPipeline, PreparedDocument } from '../pipeline';
+import { TemplateLoadError, type ThemeDraft } from '../render/html';
+import { THEME_ID } from '../documents/theme-ids';
 import type { Node } from './openapi/schemas';
 import { languagePreferences } from './accept-language';
 import { otherMethods } from './other-methods';
@@ -30,6 +38,49 @@ interface PreviewRequest {
   lang?: unknown;
   page_size?: string;
   doc?: unknown;
+  /** The theme's unsaved edits: its CSS, and partials by name. */
+  draft?: unknown;
+}
+
+const run = promisify(execFile);
+
+/** A draft as sent: text CSS and text partials only. */
+function draftOf(sent: unknown): ThemeDraft | undefined {
+  if (!isObject(sent)) return undefined;
+  const partials = isObject(sent.partials)
+    ? Object.fromEntries(Object.entries(sent.partials).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : undefined;
+  return { css: typeof sent.css === 'string' ? sent.css : undefined, partials };
+}
+
+/** The pages of `pdf` as PNG data: URIs (pdftoppm, from poppler-utils, at `dpi`; a process of its own, waited for
+ * without holding the event loop). */
+async function pageImages(pdf: Uint8Array, dpi: number): Promise<string[]> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'studio-pages-'));
+  try {
+    await fs.promises.writeFile(path.join(dir, 'doc.pdf'), pdf);
+    await run('pdftoppm', ['-png', '-r', String(dpi), path.join(dir, 'doc.pdf'), path.join(dir, 'page')], { timeout: 30_000 });
+    const files = (await fs.promises.readdir(dir)).filter((f) => f.endsWith('.png')).sort();
+    return Promise.all(
+      files.map(async (f) => `data:image/png;base64,${(await fs.promises.readFile(path.join(dir, f))).toString('base64')}`),
+    );
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A theme folder as a ZIP: theme.json, theme.css and its own partials (those that differ from the shared ones). */
+async function themeZip(id: string, manifest: Record<string, unknown>, css: string, partials: Record<string, string>): Promise<Buffer> {
+  const zip = new ZipFile();
+  const chunks: Buffer[] = [];
+  zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+  const done = once(zip.outputStream, 'end');
+  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), `${id}/theme.json`);
+  zip.addBuffer(Buffer.from(css), `${id}/theme.css`);
+  for (const [name, source] of Object.entries(partials)) zip.addBuffer(Buffer.from(source), `${id}/partials/${name}.hbs`);
+  zip.end();
+  await done;
+  return Buffer.concat(chunks);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -71,7 +122,17 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
       ...(body.theme ? { theme: body.theme } : {}),
       ...(body.page_size ? { page_size: body.page_size } : {}),
     };
-    return pipeline.prepare(doc, pipeline.locale(languagePreferences(typeof body.lang === 'string' ? body.lang : undefined)));
+    const prepared = pipeline.prepare(doc, pipeline.locale(languagePreferences(typeof body.lang === 'string' ? body.lang : undefined)));
+    return { ...prepared, draft: draftOf(body.draft) };
+  };
+  const drafted = async <T>(req: Request, res: Response, make: (prepared: PreparedDocument) => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await make(await prepare(req));
+    } catch (err) {
+      if (!(err instanceof TemplateLoadError)) throw err;
+      res.status(400).json({ error: 'The theme draft cannot be used', problems: err.problems });
+      return undefined;
+    }
   };
 
   const shown = Object.fromEntries(
@@ -94,16 +155,55 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
     });
   });
   router.post('/api/html', async (req, res) => {
-    const html = await pipeline.renderHtml(await prepare(req));
-    res.type('html').send(html.html);
+    const html = await drafted(req, res, (p) => pipeline.renderHtml(p));
+    if (html) res.type('html').send(html.html);
   });
   router.post('/api/pdf', async (req, res) => {
-    const { pdf } = await pipeline.renderPdf(await prepare(req));
-    res.type('application/pdf').send(Buffer.from(pdf));
+    const made = await drafted(req, res, (p) => pipeline.renderPdf(p));
+    if (made) res.type('application/pdf').send(Buffer.from(made.pdf));
+  });
+  // The PDF's pages as images, so that the preview works in any browser (headless ones show no PDF).
+  router.post('/api/pages', async (req, res) => {
+    const made = await drafted(req, res, (p) => pipeline.renderPdf(p));
+    if (made) res.json({ pages: await pageImages(made.pdf, 60) });
+  });
+  // A theme's files to edit: theme.css, its own partials, and the shared partials it may replace.
+  router.get('/api/theme/:id', (req, res) => {
+    const id = String(req.params.id);
+    const files = pipeline.assets.html.themeFiles(id);
+    const info = pipeline.assets.html.themeInfo.find((t) => t.id === id);
+    if (!files || !info) return res.status(404).json({ error: `no theme ${id}` });
+    res.json({ ...info, ...files });
+  });
+  // The edited theme as a folder to drop into themes/ (a ZIP): theme.json, theme.css and the partials it replaces.
+  router.post('/api/export', async (req, res) => {
+    const parsed: unknown = Buffer.isBuffer(req.body) && req.body.length > 0 ? await pipeline.parse('json', req.body) : {};
+    const body = isObject(parsed) ? parsed : {};
+    const id = typeof body.id === 'string' ? body.id : '';
+    const base = pipeline.assets.html.themeFiles(typeof body.from === 'string' ? body.from : '');
+    if (!THEME_ID.test(id) || !base)
+      return res
+        .status(400)
+        .json({ error: 'send {id, from, name?, description?, page_size?, draft?}: id a new theme id, from an existing theme' });
+    const draft = draftOf(body.draft) ?? {};
+    const partials = Object.fromEntries(
+      Object.entries({ ...base.partials, ...draft.partials }).filter(([name, source]) => base.shared[name] !== source),
+    );
+    const manifest = {
+      name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : id,
+      description:
+        typeof body.description === 'string' && body.description.trim()
+          ? body.description.trim()
+          : `Made in the studio from ${String(body.from)}.`,
+      ...(body.page_size === 'a4' || body.page_size === 'letter' ? { page_size: body.page_size } : {}),
+    };
+    const zip = await themeZip(id, manifest, draft.css ?? base.css, partials);
+    res.type('application/zip').attachment(`${id}.zip`).send(zip);
   });
   router.get('/api/events', (req, res) => reloadEvents(req, res, streams, reload));
   router.all(['/api/meta', '/api/events'], otherMethods(['GET', 'HEAD']));
-  router.all(['/api/html', '/api/pdf'], otherMethods(['POST']));
+  router.all(['/api/html', '/api/pdf', '/api/pages', '/api/export'], otherMethods(['POST']));
+  router.all('/api/theme/:id', otherMethods(['GET', 'HEAD']));
   router.use(express.static(STUDIO_DIR, { index: 'index.html', extensions: ['html'] }));
   return {
     router,

@@ -13,7 +13,7 @@ import type { PrintDocument } from '../pdf/renderer';
 import type { FontSet, PageFonts } from './fonts';
 import { blockLanguage } from './script-language';
 import { needsOwnDirection } from './own-direction';
-import type { Theme, ThemeSet } from './themes';
+import { cssReaches, markupReaches, type Theme, type ThemeSet } from './themes';
 import type { Cell, DocumentView } from './view-model';
 
 export type ThemeInfo = Pick<Theme, 'id' | 'name' | 'description' | 'pageSize'>;
@@ -35,6 +35,15 @@ export interface RenderedHtml {
   author: string;
 }
 
+/** How many studio drafts stay compiled at once. */
+const MAX_DRAFTS = 8;
+
+/** A theme being edited in the studio: its CSS and partials in place of the saved ones (the others as saved). */
+export interface ThemeDraft {
+  css?: string;
+  partials?: Readonly<Record<string, string>>;
+}
+
 export interface HtmlRenderer {
   /** The theme ids (render/themes.ts), the default first. */
   themes: readonly string[];
@@ -42,7 +51,10 @@ export interface HtmlRenderer {
   themeInfo: readonly ThemeInfo[];
   /** The shipped families that draw Latin text: what a brand may lead the page's fonts with. */
   latinFamilies: readonly string[];
-  render(view: DocumentView, theme: string): RenderedHtml;
+  /** `draft`: the studio's edits of `theme`, checked as a theme folder is (a TemplateLoadError names its problems). */
+  render(view: DocumentView, theme: string, draft?: ThemeDraft): RenderedHtml;
+  /** A saved theme's files: theme.css and its own partials, and the shared partials it may replace. */
+  themeFiles(theme: string): { css: string; partials: Record<string, string>; shared: Record<string, string> } | undefined;
 }
 
 function readAll(dir: string, ext: string, problems: string[]): Map<string, string> {
@@ -87,6 +99,7 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
   const sets = new Map(opts.themes.themes.map((t) => [t.id, t.partials.size > 0 ? compileSet(sources, t, problems) : shared] as const));
   if (problems.length > 0) throw new TemplateLoadError(problems);
   const themeCss = new Map(opts.themes.themes.map((t) => [t.id, `${opts.themes.base}\n${t.css}`]));
+  const drafts: string[] = [];
   const frames = themeFrames(themeCss, (theme) => sets.get(theme)!.page!);
   const whole = (parts: PrintDocument, theme: string): string =>
     sets.get(theme)!.page!({
@@ -100,7 +113,22 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
     themes: opts.themes.themes.map((t) => t.id),
     themeInfo: opts.themes.themes.map(({ id, name, description, pageSize }) => ({ id, name, description, pageSize })),
     latinFamilies: opts.fonts.latinFamilies,
-    render(view, theme) {
+    themeFiles(theme) {
+      const saved = opts.themes.themes.find((t) => t.id === theme);
+      if (!saved) return undefined;
+      return { css: saved.css, partials: Object.fromEntries(saved.partials), shared: Object.fromEntries(sources.partials) };
+    },
+    render(view, theme, draft) {
+      if (draft) {
+        const edited = draftTheme(opts.themes, sources, theme, draft);
+        // The last few drafts only: a studio session makes one per edit.
+        if (!drafts.includes(edited.id)) drafts.push(edited.id);
+        for (const old of drafts.splice(0, Math.max(0, drafts.length - MAX_DRAFTS))) [sets, themeCss, frames].forEach((m) => m.delete(old));
+        sets.set(edited.id, edited.set);
+        themeCss.set(edited.id, edited.css);
+        frames.set(edited.id, themeFrames(new Map([[edited.id, edited.css]]), () => edited.set.page!).get(edited.id)!);
+        theme = edited.id;
+      }
       const { style, body } = sets.get(theme) as Required<TemplateSet>;
       const fonts = fontsFor(view, opts.fonts);
       const parts: PrintDocument = {
@@ -130,6 +158,35 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
       };
     },
   };
+}
+
+/** The studio's draft of `theme` as a set of its own, named by its content (so pages keep a frame per version); its
+ * problems (a partial that is not shared or does not compile, CSS or markup that reaches beyond the page) thrown at
+ * once. */
+function draftTheme(
+  themes: ThemeSet,
+  sources: TemplateSources,
+  theme: string,
+  draft: ThemeDraft,
+): { id: string; set: TemplateSet; css: string } {
+  const saved = themes.themes.find((t) => t.id === theme);
+  const problems: string[] = [];
+  if (!saved) throw new TemplateLoadError([`theme ${theme} does not exist`]);
+  const css = draft.css ?? saved.css;
+  for (const reach of cssReaches(css)) problems.push(`theme.css reaches beyond the page: ${reach}`);
+  const partials = new Map(saved.partials);
+  for (const [name, source] of Object.entries(draft.partials ?? {})) {
+    if (!sources.partials.has(name)) problems.push(`partials/${name}.hbs replaces no shared partial`);
+    for (const reach of markupReaches(source)) problems.push(`partials/${name}.hbs reaches beyond the page: ${reach}`);
+    partials.set(name, source);
+  }
+  const id = `${theme}~${createHash('sha256')
+    .update(JSON.stringify([css, [...partials]]))
+    .digest('base64url')
+    .slice(0, 12)}`;
+  const set = problems.length > 0 ? {} : compileSet(sources, { id: theme, partials }, problems);
+  if (problems.length > 0) throw new TemplateLoadError(problems);
+  return { id, set, css: `${themes.base}\n${css}` };
 }
 
 /** The names of the shared partials (templates/partials/*.hbs), which a theme's partials may replace. */

@@ -1,8 +1,11 @@
 /// <reference lib="dom" />
 // The studio in real headless Chromium: it renders, switching type and theme changes the preview, and a CSS file saved
 // on disk changes the preview without a reload of the server (timed); the HTML preview lays out at the printed page's
-// width. The gallery shows every type × theme, each thumbnail inside its card at any viewport width.
+// width. The gallery shows every type × theme, each thumbnail inside its card at any viewport width. The theme pane
+// edits a theme's files unsaved (checked as a folder is), shows the PDF as page images and exports the folder.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
@@ -10,6 +13,8 @@ import { projectRoot } from '../../server/config';
 import { pdfText } from '../helpers/pdf';
 import { copyProjectData, sharedService, startTestService, type TestService } from '../helpers/service';
 import { THEMES } from '../helpers/themes';
+import { sharedPartialNames } from '../../server/render/html';
+import { loadThemes } from '../../server/render/themes';
 
 /** Text and table-header colour of the HTML preview (a same-origin srcdoc frame). */
 async function preview(page: Page): Promise<{ text: string; bar: string }> {
@@ -286,6 +291,100 @@ describe('studio', function () {
       area.dispatchEvent(new Event('input'));
     });
     expect(await page.$eval('#stamp', (s) => (s as HTMLSelectElement).value)).to.equal('void');
+  });
+
+  it("the theme pane: a theme's files, a draft previewed at once (checked like a folder), pages as images, the folder exported", async function () {
+    const api = (route: string, body: unknown) =>
+      fetch(`${service.url}/studio/api/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const files = (await (await fetch(`${service.url}/studio/api/theme/modern`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(files.css).to.equal(fs.readFileSync(path.join(root, 'themes', 'modern', 'theme.css'), 'utf8'));
+    expect(Object.keys(files.partials)).to.deep.equal(['header']);
+    expect(files.shared).to.have.property('totals');
+    expect((await fetch(`${service.url}/studio/api/theme/nope`)).status).to.equal(404);
+
+    // A draft: the band in red, previewed in the PDF without a file saved.
+    const css = String(files.css).replace('--color-band-bg: #312e81;', '--color-band-bg: #b91c1c;');
+    const doc = { type: 'invoice', theme: 'modern', lang: 'en-US', doc: { from: 'A', to: 'B', items: [{ name: 'x', unit_cost: 1 }] } };
+    const pdf = Buffer.from(await (await api('pdf', { ...doc, draft: { css } })).arrayBuffer());
+    const ppm = execFileSync('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-x', '400', '-y', '48', '-W', '1', '-H', '1', '-'], {
+      input: pdf,
+    });
+    expect([...ppm.subarray(ppm.length - 3)]).to.deep.equal([185, 28, 28]);
+    // Checked as a folder is: what reaches beyond the page, a partial that replaces nothing.
+    const bad = await api('html', {
+      ...doc,
+      draft: { css: `${css} .doc { background: url(https://example.com/x.png) }`, partials: { nope: '<p></p>' } },
+    });
+    expect(bad.status).to.equal(400);
+    const { problems } = (await bad.json()) as { problems: string[] };
+    expect(problems).to.deep.equal([
+      'theme.css reaches beyond the page: url(https://example.com/x.png) (only data: URLs: the page loads nothing)',
+      'partials/nope.hbs replaces no shared partial',
+    ]);
+
+    // Pages as images (any browser shows them): one PNG per page.
+    const long = { ...doc, doc: { ...doc.doc, items: Array.from({ length: 50 }, (_, i) => ({ name: `Item ${i}`, unit_cost: 1 })) } };
+    const { pages } = (await (await api('pages', long)).json()) as { pages: string[] };
+    const longPdf = Buffer.from(await (await api('pdf', long)).arrayBuffer());
+    const count = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', ['-'], { input: longPdf }).toString())![1]);
+    expect(count).to.be.greaterThan(1);
+    expect(pages).to.have.length(count);
+    for (const png of pages) expect(Buffer.from(png.split(',')[1]!, 'base64').subarray(1, 4).toString()).to.equal('PNG');
+
+    // Exported, the folder is a theme: dropped into a themes folder, it loads with the draft and its own partials only.
+    const header = String(files.partials.header).replace('doc-header--band', 'doc-header--band doc-header--ocean');
+    const zip = await api('export', { id: 'ocean', from: 'modern', draft: { css, partials: { header, totals: files.shared.totals } } });
+    expect(zip.headers.get('content-type')).to.equal('application/zip');
+    const themes = fs.mkdtempSync(path.join(os.tmpdir(), 'exported-'));
+    fs.copyFileSync(path.join(root, 'themes', 'base.css'), path.join(themes, 'base.css'));
+    fs.cpSync(path.join(root, 'themes', 'classic'), path.join(themes, 'classic'), { recursive: true });
+    fs.writeFileSync(path.join(themes, 'ocean.zip'), Buffer.from(await zip.arrayBuffer()));
+    execFileSync('unzip', ['-q', path.join(themes, 'ocean.zip'), '-d', themes]);
+    fs.rmSync(path.join(themes, 'ocean.zip'));
+    const loaded = loadThemes(themes, sharedPartialNames(path.join(root, 'templates')));
+    const ocean = loaded.themes.find((t) => t.id === 'ocean')!;
+    expect(ocean.css).to.equal(css);
+    expect([...ocean.partials.keys()]).to.deep.equal(['header']); // totals was the shared one: not exported
+    expect(ocean.name).to.equal('ocean');
+
+    // In the page: editing theme.css in the pane changes the preview; the pages toggle shows images.
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1600, height: 950 });
+    await page.goto(`${service.url}/studio`);
+    await page.waitForSelector('body[data-renders]', { timeout: 30000 });
+    await page.select('#theme', 'modern');
+    await until(
+      () => page.$eval('#theme-source', (t) => (t as HTMLTextAreaElement).value),
+      (v) => v.includes('--color-band-bg'),
+    );
+    await page.$eval(
+      '#theme-source',
+      (t, next) => {
+        (t as HTMLTextAreaElement).value = next;
+        t.dispatchEvent(new Event('input'));
+      },
+      css,
+    );
+    const band = await until(
+      () =>
+        page.evaluate(() => {
+          const header = (document.getElementById('html') as HTMLIFrameElement).contentDocument?.querySelector('.doc-header--band');
+          return header ? getComputedStyle(header).backgroundColor : '';
+        }),
+      (v) => v === 'rgb(185, 28, 28)',
+    );
+    expect(band).to.equal('rgb(185, 28, 28)');
+    await page.click('#as-images');
+    const shown = await until(
+      () => page.$$eval('#pages img', (imgs) => imgs.length),
+      (n) => n > 0,
+    );
+    expect(shown).to.be.greaterThan(0);
+    await page.screenshot({ path: path.join(projectRoot(), 'test', '.artifacts', 'studio-theme-pane.png') });
   });
 
   it('lays the HTML preview out at the printed width, for letter and A4, breaking lines as the PDF does', async function () {
