@@ -28,6 +28,13 @@ async function render() {
     return;
   }
   const edited = draft.css !== undefined || Object.keys(draft.partials).length > 0;
+  let brand;
+  try {
+    brand = $('brand').value.trim() ? JSON.parse($('brand').value) : undefined;
+  } catch (err) {
+    $('status').textContent = `Brand JSON: ${err.message}`;
+    return;
+  }
   const body = JSON.stringify({
     type: $('type').value,
     theme: $('theme').value,
@@ -35,6 +42,7 @@ async function render() {
     page_size: $('page').value,
     doc,
     ...(edited ? { draft } : {}),
+    ...(brand ? { brand } : {}),
   });
   const started = performance.now();
   const headers = { 'content-type': 'application/json' };
@@ -192,6 +200,7 @@ async function start() {
   });
   $('export').addEventListener('click', exportTheme);
   for (const id of ['theme', 'lang', 'page']) $(id).addEventListener('change', render);
+  $('brand').addEventListener('input', later);
   $('doc').addEventListener('input', () => {
     readControls();
     later();

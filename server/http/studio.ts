@@ -16,6 +16,7 @@ import { projectRoot } from '../config';
 import { DOCUMENT_TYPES } from '../documents/model';
 import type { LiveReload } from '../dev/live-reload';
 import type { DocumentPipeline, PreparedDocument } from '../pipeline';
+import type { ParsedBody } from '../documents/parse-body';
 import { TemplateLoadError, type ThemeDraft } from '../render/html';
 import { THEME_ID } from '../documents/theme-ids';
 import type { Node } from './openapi/schemas';
@@ -40,6 +41,8 @@ interface PreviewRequest {
   doc?: unknown;
   /** The theme's unsaved edits: its CSS, and partials by name. */
   draft?: unknown;
+  /** An account's brand to preview (as PUT /brand takes it). */
+  brand?: unknown;
 }
 
 const run = promisify(execFile);
@@ -122,7 +125,10 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
       ...(body.theme ? { theme: body.theme } : {}),
       ...(body.page_size ? { page_size: body.page_size } : {}),
     };
-    const prepared = pipeline.prepare(doc, pipeline.locale(languagePreferences(typeof body.lang === 'string' ? body.lang : undefined)));
+    // A brand is checked as PUT /brand checks it (its logo fetched), and lies under the request as an account's does.
+    const brand = isObject(body.brand) && Object.keys(body.brand).length > 0 ? await pipeline.brand(body.brand as ParsedBody) : undefined;
+    const lang = typeof body.lang === 'string' ? body.lang : undefined;
+    const prepared = pipeline.prepare(doc, pipeline.locale(languagePreferences(lang ?? brand?.language)), false, brand);
     return { ...prepared, draft: draftOf(body.draft) };
   };
   const drafted = async <T>(req: Request, res: Response, make: (prepared: PreparedDocument) => Promise<T>): Promise<T | undefined> => {

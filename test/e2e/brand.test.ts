@@ -5,6 +5,8 @@
 // the field; the API key is required; an empty brand clears it.
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
+import fc from 'fast-check';
+import { hostileValue } from '../helpers/hostile-values';
 import { pdfText } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
 import { startRedis, type TestRedis } from '../helpers/redis';
@@ -135,6 +137,21 @@ for (const backend of ['SQLite', 'Redis'] as const) {
       const pdf = Buffer.from(await res.arrayBuffer());
       expect([res.headers.get('content-language'), pageSize(pdf)]).to.deep.equal(['es-ES', '595.92']);
       expect(pdfText(pdf)).to.include('My own footer').and.not.include('Cardiff');
+    });
+
+    it('generated hostile values in every field: 200 or a 400 naming the field, never a 5xx', async function () {
+      const fields = ['theme', 'accent_color', 'text_color', 'font', 'logo', 'footer', 'language', 'page_size'];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...fields), hostileValue, async (field, value) => {
+          const { status, body } = await putBrand(service, plain, { [field]: value });
+          expect([200, 400], `${field} ${JSON.stringify(value).slice(0, 80)}`).to.include(status);
+          // A body nested past the parser's bound is refused whole (malformed_json), before any field is read.
+          if (status === 400 && body.code !== 'malformed_json')
+            expect((body.details as { field: string }[]).map((d) => d.field.split(/[.[]/)[0])).to.include(field);
+        }),
+        { numRuns: 40 },
+      );
+      await putBrand(service, plain, {});
     });
 
     it('hostile values are 400s naming each field; no key is 401; an empty brand clears it', async function () {

@@ -351,6 +351,16 @@ describe('studio', function () {
     expect([...ocean.partials.keys()]).to.deep.equal(['header']); // totals was the shared one: not exported
     expect(ocean.name).to.equal('ocean');
 
+    // An account's brand previewed as PUT /brand would set it: its font and footer in the PDF; a bad colour named.
+    const branded = Buffer.from(
+      await (await api('pdf', { ...doc, brand: { accent_color: '#0e7490', font: 'Arimo', footer: 'Studio Brand Ltd' } })).arrayBuffer(),
+    );
+    expect(execFileSync('pdffonts', ['-'], { input: branded }).toString()).to.contain('Arimo-Regular');
+    expect(pdfText(branded)).to.contain('Studio Brand Ltd');
+    const unreadable = await api('pdf', { ...doc, brand: { accent_color: '#ffff00' } });
+    expect(unreadable.status).to.equal(400);
+    expect(((await unreadable.json()) as { details: { field: string }[] }).details.map((d) => d.field)).to.deep.equal(['accent_color']);
+
     // In the page: editing theme.css in the pane changes the preview; the pages toggle shows images.
     const page = await browser.newPage();
     await page.setViewport({ width: 1600, height: 950 });
