@@ -19,22 +19,23 @@ function options(select, values, selected) {
   for (const v of values) select.add(new Option(v, v, false, v === selected));
 }
 
+/** The JSON of a text area (`{}` when `blank` is allowed and it is empty), or undefined with the status saying why. */
+function readJson(id, what, blank) {
+  const text = $(id).value;
+  if (blank && !text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    $('status').textContent = `${what}: ${err.message}`;
+    return undefined;
+  }
+}
+
 async function render() {
-  let doc;
-  try {
-    doc = JSON.parse($('doc').value);
-  } catch (err) {
-    $('status').textContent = `JSON: ${err.message}`;
-    return;
-  }
+  const doc = readJson('doc', 'JSON');
+  const brand = readJson('brand', 'Brand JSON', true);
+  if (doc === undefined || brand === undefined) return;
   const edited = draft.css !== undefined || Object.keys(draft.partials).length > 0;
-  let brand;
-  try {
-    brand = $('brand').value.trim() ? JSON.parse($('brand').value) : undefined;
-  } catch (err) {
-    $('status').textContent = `Brand JSON: ${err.message}`;
-    return;
-  }
   const body = JSON.stringify({
     type: $('type').value,
     theme: $('theme').value,
@@ -42,7 +43,7 @@ async function render() {
     page_size: $('page').value,
     doc,
     ...(edited ? { draft } : {}),
-    ...(brand ? { brand } : {}),
+    ...(Object.keys(brand).length > 0 ? { brand } : {}),
   });
   const started = performance.now();
   const headers = { 'content-type': 'application/json' };
@@ -135,13 +136,8 @@ const SAMPLE_FOOTER =
 
 /** Sets `key` in the request (or removes it when `value` is undefined), then renders. */
 function setField(key, value) {
-  let doc;
-  try {
-    doc = JSON.parse($('doc').value);
-  } catch (err) {
-    $('status').textContent = `JSON: ${err.message}`;
-    return;
-  }
+  const doc = readJson('doc', 'JSON');
+  if (doc === undefined) return;
   if (value === undefined) delete doc[key];
   else doc[key] = value;
   $('doc').value = JSON.stringify(doc, null, 2);

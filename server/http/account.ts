@@ -77,8 +77,10 @@ export function accountRouter(
   // The hash an unknown email is checked against, made now with the current parameters (passwords.ts).
   void dummyHash();
   router.use('/assets', express.static(path.join(projectRoot(), 'public', 'account')));
-  // A logo may come as a data: URI in the brand form.
-  router.use(express.urlencoded({ extended: false, limit: '3mb' }));
+  // Forms are small; the brand form may carry a logo as a data: URI (as PUT /brand may).
+  const forms = express.urlencoded({ extended: false, limit: '16kb' });
+  const brandForm = express.urlencoded({ extended: false, limit: '3mb' });
+  router.use((req, res, next) => (req.path === '/brand' ? brandForm : forms)(req, res, next));
   router.use(sameOriginPosts(account.refuseCsrf));
 
   router.get('/', async (req, res) => res.redirect(303, (await account.session.find(req)) ? SETTINGS : SIGN_IN));
