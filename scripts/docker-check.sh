@@ -2,7 +2,8 @@
 # The Docker image as users get it: builds it, runs it alone (read-only root, uid 10001, the keys CLI), then runs
 # docker-compose.yml unchanged (two replicas behind nginx, one Redis) and checks through nginx: a PDF, a UBL, a CII, a
 # Factur-X, a /validate report of an official example naming its rule sets, a received UBL shown as a PDF, a French
-# invoice validated with the French rules and its lifecycle status (POST /status); the quota
+# invoice validated with the French rules and its lifecycle status (POST /status); a brand set through one replica
+# and used by both; the quota
 # of a free key exact across the replicas (110 requests: 100 × 200, 10 × 429); keys and usage kept over
 # `down`/`up`; Redis stopped and started (JSON 503s, then documents again); a replica killed under load (only
 # documents and JSON 503s). Prints the image size, the build time and every figure, and exits non-zero on a failure.
@@ -166,6 +167,21 @@ node -e 'console.log(JSON.stringify({invoice:require("fs").readFileSync(process.
 status=$(post /status "$PAID" "$WORK/status.json" application/json "$WORK/status.xml")
 check 'POST /status: the CDAR message (refused, 210)' \
   '[ "$status" = 200 ] && grep -q "CrossDomainAcknowledgementAndResponse" "$WORK/status.xml" && grep -q "<ram:ProcessConditionCode>210<" "$WORK/status.xml"'
+
+# A brand set through one replica is every replica's (Redis): the account's documents, wherever nginx sends them, in
+# the modern theme with the Arimo font and the footer; then cleared.
+echo '{"theme":"modern","accent_color":"#0e7490","font":"Arimo","footer":"Ocean Ltd · Registered in Cardiff 01234567"}' >"$WORK/brand.json"
+status=$(curl -s -o "$WORK/brand.out" -w '%{http_code}' -X PUT "$LB/brand" -H "Authorization: Bearer $PAID" \
+  -H 'Content-Type: application/json' --data-binary "@$WORK/brand.json" --max-time 30 || echo 000)
+check 'PUT /brand: the brand as stored' '[ "$status" = 200 ] && grep -q "\"font\":\"Arimo\"" "$WORK/brand.out"'
+echo '{"from":"Ocean Ltd","to":"B","items":[{"name":"x","unit_cost":1}]}' >"$WORK/brand-doc.json"
+BRANDED=0
+for i in 1 2 3 4; do
+  status=$(post / "$PAID" "$WORK/brand-doc.json" application/json "$WORK/branded-$i.pdf")
+  [ "$status" = 200 ] && grep -aq "Arimo-Regular" "$WORK/branded-$i.pdf" && BRANDED=$((BRANDED + 1))
+done
+check "POST / × 4 through both replicas: $BRANDED in the account's brand (Arimo)" '[ "$BRANDED" = 4 ]'
+curl -s -o /dev/null -X PUT "$LB/brand" -H "Authorization: Bearer $PAID" -H 'Content-Type: application/json' -d '{}' --max-time 30
 
 # 4. The quota of a free key (100 a month) across both replicas.
 echo '{"from":"A","to":"B","items":[{"name":"x","unit_cost":1}]}' >"$WORK/small.json"
