@@ -140,7 +140,9 @@ export class DocumentPipeline {
       const type = typeof sent === 'string' && sent.trim() !== '' ? sent.trim().toLowerCase() : 'invoice';
       if (isDocumentType(type) && !isEInvoiceType(type)) throw errors.eInvoiceType(type);
     }
-    const doc = validateDocument(this.assets.schemas, underBrand(body, brand));
+    // A brand's theme that is no longer offered (its folder removed) is left out, not every document refused.
+    const usable = brand?.theme && !this.assets.html.themes.includes(brand.theme) ? { ...brand, theme: undefined } : brand;
+    const doc = validateDocument(this.assets.schemas, underBrand(body, usable));
     const tooLong = printBudgetProblems(doc, this.config.limits.maxPrintedLines);
     if (tooLong.length > 0) throw errors.validation(tooLong);
     const totals = computeTotals(doc);

@@ -192,8 +192,11 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
         .status(400)
         .json({ error: 'send {id, from, name?, description?, page_size?, draft?}: id a new theme id, from an existing theme' });
     const draft = draftOf(body.draft) ?? {};
+    // Only partials that replace a shared one, by its name (no other name becomes a path in the ZIP).
     const partials = Object.fromEntries(
-      Object.entries({ ...base.partials, ...draft.partials }).filter(([name, source]) => base.shared[name] !== source),
+      Object.entries({ ...base.partials, ...draft.partials }).filter(
+        ([name, source]) => Object.hasOwn(base.shared, name) && base.shared[name] !== source,
+      ),
     );
     const manifest = {
       name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : id,

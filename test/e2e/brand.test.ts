@@ -128,6 +128,14 @@ for (const backend of ['SQLite', 'Redis'] as const) {
       }
     });
 
+    it('a stored brand whose theme is no longer offered leaves the theme out; the rest still applies', async function () {
+      const { key } = await service.keys.createKey(`gone-${backend}`, 'paid');
+      await service.keys.putBrand(`gone-${backend}`, JSON.stringify({ theme: 'removed-theme', footer: 'Still here Ltd' }));
+      const res = await post(service, doc(40), { key });
+      expect(res.status).to.equal(200);
+      expect(pdfText(Buffer.from(await res.arrayBuffer()))).to.include('Still here Ltd');
+    });
+
     it("the request's own fields win over the brand's", async function () {
       const res = await post(
         service,
@@ -144,8 +152,9 @@ for (const backend of ['SQLite', 'Redis'] as const) {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...fields), hostileValue, async (field, value) => {
           const { status, body } = await putBrand(service, plain, { [field]: value });
-          expect([200, 400], `${field} ${JSON.stringify(value).slice(0, 80)}`).to.include(status);
-          // A body nested past the parser's bound is refused whole (malformed_json), before any field is read.
+          // A body past the size bound is refused whole (413), as one nested past the parser's (malformed_json),
+          // before any field is read; anything else is a 200 or a 400 naming the field.
+          expect([200, 400, 413], `${field} ${JSON.stringify(value).slice(0, 80)}`).to.include(status);
           if (status === 400 && body.code !== 'malformed_json')
             expect((body.details as { field: string }[]).map((d) => d.field.split(/[.[]/)[0])).to.include(field);
         }),

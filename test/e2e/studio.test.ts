@@ -337,7 +337,11 @@ describe('studio', function () {
 
     // Exported, the folder is a theme: dropped into a themes folder, it loads with the draft and its own partials only.
     const header = String(files.partials.header).replace('doc-header--band', 'doc-header--band doc-header--ocean');
-    const zip = await api('export', { id: 'ocean', from: 'modern', draft: { css, partials: { header, totals: files.shared.totals } } });
+    const zip = await api('export', {
+      id: 'ocean',
+      from: 'modern',
+      draft: { css, partials: { header, totals: files.shared.totals, '../../evil': '<p>x</p>' } },
+    });
     expect(zip.headers.get('content-type')).to.equal('application/zip');
     const themes = fs.mkdtempSync(path.join(os.tmpdir(), 'exported-'));
     fs.copyFileSync(path.join(root, 'themes', 'base.css'), path.join(themes, 'base.css'));
@@ -345,6 +349,8 @@ describe('studio', function () {
     fs.writeFileSync(path.join(themes, 'ocean.zip'), Buffer.from(await zip.arrayBuffer()));
     execFileSync('unzip', ['-q', path.join(themes, 'ocean.zip'), '-d', themes]);
     fs.rmSync(path.join(themes, 'ocean.zip'));
+    expect(fs.existsSync(path.join(themes, '..', 'evil.hbs')), 'no name outside the shared ones becomes a path').to.equal(false);
+    expect(fs.readdirSync(path.join(themes, 'ocean', 'partials'))).to.deep.equal(['header.hbs']);
     const loaded = loadThemes(themes, sharedPartialNames(path.join(root, 'templates')));
     const ocean = loaded.themes.find((t) => t.id === 'ocean')!;
     expect(ocean.css).to.equal(css);
