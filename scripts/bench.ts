@@ -29,7 +29,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot } from '../server/config';
-import { PrintFirst } from '../server/print-first';
+import { PrintFirst } from '../server/workers/print-first';
 import { archivePdf } from '../server/pdf/archive';
 import { BrowserPool, type BrowserPoolOptions, type PdfRenderer } from '../server/pdf/browser-pool';
 import { PRODUCER } from '../server/pdf/metadata';

@@ -6,8 +6,8 @@ import type { Limits } from './config';
 import { loadCountedMessages, type CountedMessages } from './messages';
 import { loadCodeLists } from './documents/code-lists';
 import { loadSchemas, type SchemaRegistry } from './documents/schema-registry';
-import { loadCatalogues, type Catalogues } from './render/catalogues';
-import { loadFonts } from './render/fonts';
+import { loadCatalogues, type Catalogues } from './render/labels/catalogues';
+import { loadFonts } from './render/fonts/fonts';
 import { loadHtmlRenderer, sharedPartialNames, type HtmlRenderer } from './render/html';
 import { loadThemes } from './render/themes';
 

@@ -3,7 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { PRINT_FIRST_DEFAULTS } from './print-first';
+import { PRINT_FIRST_DEFAULTS } from './workers/print-first';
 
 export interface Limits {
   /** Largest accepted request body, in bytes. */
@@ -18,7 +18,7 @@ export interface Limits {
   maxText: number;
   /** Largest absolute value of any number. */
   maxAmount: number;
-  /** Lines a document may print (render/print-budget.ts); raise it with MAX_ITEMS. */
+  /** Lines a document may print (documents/print-budget.ts); raise it with MAX_ITEMS. */
   maxPrintedLines: number;
   /** Documents in one POST /batch. */
   maxBatchDocuments: number;
@@ -53,7 +53,7 @@ export interface Config {
   receivedEInvoices: boolean;
   /** Worker processes running the rule sets (each holds every rule set, parsed once). */
   rulesWorkers: number;
-  /** The longest the rule workers are held at a time while PDFs print (print-first.ts); 0: never held. */
+  /** The longest the rule workers are held at a time while PDFs print (workers/print-first.ts); 0: never held. */
   rulesHoldMs: number;
   /** Longest time one rule set may run on one document; the worker is then stopped and replaced. */
   rulesTimeoutMs: number;

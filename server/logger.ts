@@ -18,7 +18,7 @@ export function createLogger(level: string): Logger {
  * then never returned, in libuv's thread pool (whose threads the process joins as it exits) or in pino's synchronous
  * flush on exit, and the process never ended after SIGTERM (the third adversarial pass: 3 times in 3). So the logs go
  * to a non-blocking file description of their own (a pipe, reopened), or to standard output made non-blocking (a
- * socket, which cannot be reopened; the worker processes no longer share it, worker-process.ts): a write to a full one
+ * socket, which cannot be reopened; the worker processes no longer share it, workers/child-process.ts): a write to a full one
  * waits in the event loop (sonic-boom tries again later), and the flush on exit gives up after EXIT_FLUSH_MS,
  * dropping what is left. A file or a terminal is written as before.
  */

@@ -4,7 +4,7 @@
 // Knows nothing of HTTP.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openI18n } from './render/i18n-files';
+import { openI18n } from './render/labels/i18n-files';
 
 /** Each message with a count, and the values it names besides the count. */
 export interface CountedMessageValues {

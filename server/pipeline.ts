@@ -1,6 +1,6 @@
 // The core, with no HTTP in it: request body → validated document → totals → HTML → PDF, or an e-invoice (UBL, CII,
 // Factur-X: einvoice/outputs.ts, from the one EN 16931 model), and a received e-invoice as a PDF
-// (render/received-view.ts), from the data files loaded once (assets.ts). Used by the HTTP layer and by command-line
+// (render/received/view.ts), from the data files loaded once (assets.ts). Used by the HTTP layer and by command-line
 // tools alike.
 import { inTurn } from './cpu-turns';
 import type { Assets } from './assets';
@@ -18,21 +18,30 @@ import { LogoCache } from './logo/logo-cache';
 import { computeTotals, type Totals } from './money/totals';
 import { amountBoundProblems } from './money/bounds';
 import type { PdfRenderer } from './pdf/renderer';
-import { printBudgetProblems, receivedBudgetProblems } from './render/print-budget';
+import { printBudgetProblems, receivedBudgetProblems } from './documents/print-budget';
 import type { RenderedHtml, ThemeDraft } from './render/html';
-import { negotiateLocale, type LanguagePreferences, type Locale } from './render/locale';
-import { QR_BILL_TAGS, type QrBillLanguage } from './render/qr-bill-labels';
-import { buildView, labelFor } from './render/view-model';
+import { negotiateLocale, type LanguagePreferences, type Locale } from './render/labels/locale';
+import { QR_BILL_TAGS, type QrBillLanguage } from './render/labels/qr-bill-labels';
+import { buildView, labelFor } from './render/view/view-model';
 import { pdfFilename } from './documents/filename';
 import { toEInvoice } from './einvoice/map';
-import { makeCii, makeFacturX, makeUbl, type EInvoiceContext, type RenderedXml } from './einvoice/outputs';
+import {
+  E_INVOICE_OUTPUTS,
+  embedsPdf,
+  makeCii,
+  makeFacturX,
+  makeUbl,
+  type EInvoiceContext,
+  type EInvoiceOutput,
+  type RenderedXml,
+} from './einvoice/outputs';
 import { archivePdfOffLoop } from './pdf/archive-thread';
 import { PRODUCER } from './pdf/metadata';
 import { paymentCodeOf, type PaymentCode } from './payments/request';
 import type { PdfSigning } from './pdf-signing';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import type { EInvoice } from './einvoice/model';
-import { receivedPage, receivedParts, type ReceivedCheck } from './render/received-view';
+import { receivedPage, receivedParts, type ReceivedCheck } from './render/received/view';
 
 /** The PDF Creator entry (docs/decisions.md §7: "this service"). */
 export const CREATOR = 'docgen-service';
@@ -56,6 +65,17 @@ export interface RenderedDocument {
 }
 
 export type LogoLogger = (reason: string) => void;
+
+/** How one document is made, beside what it is. */
+export interface RenderOptions {
+  /** Told why the request's logo was left out (unreachable, too big, not an image): the document prints without it. */
+  onLogoFailure?: LogoLogger;
+  /** Aborted when nobody waits for the document any more: the render is cancelled. */
+  signal?: AbortSignal;
+  /** False leaves a PDF unsigned for a caller that changes it further (a batch's merged PDF is signed once, whole);
+   * true by default. */
+  sign?: boolean;
+}
 
 export type { RenderedXml };
 
@@ -174,10 +194,10 @@ export class DocumentPipeline {
     return inTurn(() => this.assets.html.render(view, doc.theme, prepared.draft));
   }
 
-  /** `signal`: aborted when nobody waits for the document any more (the render is cancelled). `sign` false leaves
-   * it unsigned for a caller that changes it further (the merged PDF of a batch is signed once, whole). */
-  async renderPdf(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal, sign = true): Promise<RenderedDocument> {
-    return this.printPrepared(prepared, onLogoFailure, signal, sign);
+  /** The request's PDF: PDF/A-3a and PDF/UA-1, signed when the service signs (unless `options.sign` is false). */
+  async renderPdf(prepared: PreparedDocument, options: RenderOptions = {}): Promise<RenderedDocument> {
+    const html = await this.renderHtml(prepared, options.onLogoFailure);
+    return this.print(html, prepared.doc, options.signal, options.sign ?? true);
   }
 
   /** A finished PDF signed when the service signs (the last change to its bytes: an incremental update). */
@@ -185,27 +205,14 @@ export class DocumentPipeline {
     return this.signing ? this.signing.sign(pdf) : pdf;
   }
 
-  /** The request's PDF, signed when `sign` (false: Factur-X and UBL change it before it is signed). */
-  private async printPrepared(
-    prepared: PreparedDocument,
-    onLogoFailure: LogoLogger | undefined,
-    signal: AbortSignal | undefined,
-    sign: boolean,
-  ): Promise<RenderedDocument> {
-    const html = await this.renderHtml(prepared, onLogoFailure);
-    return this.print(html, prepared.doc, signal, sign);
-  }
-
   /** A received e-invoice (read from UBL or CII) as the PDF a person reads to approve it, on A4 in `theme` (classic
    * unless named; another is refused): its own stated amounts, the terms the other documents do not print, and how it
-   * was checked (render/received-view.ts). The Factur-X conversion prints the PDF inside it with this too. */
+   * was checked (render/received/view.ts). The Factur-X conversion prints the PDF inside it with this too. */
   async renderReceived(
     invoice: EInvoice,
     check: ReceivedCheck,
     locale: Locale,
-    theme?: string,
-    signal?: AbortSignal,
-    sign = true,
+    { theme, signal, sign = true }: Omit<RenderOptions, 'onLogoFailure'> & { theme?: string } = {},
   ): Promise<RenderedDocument> {
     if (theme !== undefined && !this.assets.html.themes.includes(theme))
       throw errors.validation([{ field: 'theme', message: `theme must be one of ${this.assets.html.themes.join(', ')}` }]);
@@ -229,29 +236,34 @@ export class DocumentPipeline {
     return { pdf, filename: pdfFilename(doc), html };
   }
 
-  /** What the e-invoice outputs need of this request: its model, and its PDF printed when they ask. */
-  private eInvoice(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): EInvoiceContext {
-    if (!this.xsd) throw new Error('e-invoices need the XSD validator');
+  /** The request in the EN 16931 model as `output` makes it: the one mapping of every e-invoice, also used to refuse
+   * what an output cannot express before anything is made (a batch checks each document so). */
+  eInvoiceModel(prepared: PreparedDocument, output: EInvoiceOutput): EInvoice {
     const { doc, locale, totals } = prepared;
     const label = (key: 'discounts_title' | 'shipping_title'): string => labelFor(doc, this.assets.catalogues, locale.language, key);
-    const filename = pdfFilename(doc);
+    const row = E_INVOICE_OUTPUTS[output];
+    return toEInvoice({
+      doc,
+      totals,
+      syntax: row.syntax,
+      defaultProfile: row.defaultProfile,
+      localeTag: locale.tag,
+      timeZone: this.config.timeZone,
+      labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
+      attachment: embedsPdf(doc, output) ? pdfFilename(doc) : undefined,
+    });
+  }
+
+  /** What the e-invoice outputs need of this request: its model, and its PDF printed (unsigned) when they ask. */
+  private eInvoice(prepared: PreparedDocument, { onLogoFailure, signal }: RenderOptions): EInvoiceContext {
+    if (!this.xsd) throw new Error('e-invoices need the XSD validator');
     return {
       xsd: this.xsd,
-      doc,
-      filename,
-      map: (syntax, defaultProfile, attachment) =>
-        toEInvoice({
-          doc,
-          totals,
-          syntax,
-          defaultProfile,
-          localeTag: locale.tag,
-          timeZone: this.config.timeZone,
-          labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
-          attachment,
-        }),
+      doc: prepared.doc,
+      filename: pdfFilename(prepared.doc),
+      map: (output) => this.eInvoiceModel(prepared, output),
       print: async () => {
-        const { pdf, html } = await this.printPrepared(prepared, onLogoFailure, signal, false);
+        const { pdf, html } = await this.renderPdf(prepared, { onLogoFailure, signal, sign: false });
         return { pdf, info: { title: html.title, author: html.author, creator: CREATOR, producer: PRODUCER } };
       },
       sign: (pdf) => this.signPdf(pdf),
@@ -260,21 +272,17 @@ export class DocumentPipeline {
 
   /** UBL 2.1 with the PDF of the same request inside; the model is made (and a request it cannot express refused)
    * before anything is printed, and the exact text sent is XSD-validated. */
-  renderUbl(prepared: PreparedDocument, onLogoFailure?: LogoLogger, signal?: AbortSignal): Promise<RenderedXml> {
-    return makeUbl(this.eInvoice(prepared, onLogoFailure, signal));
+  renderUbl(prepared: PreparedDocument, options: RenderOptions = {}): Promise<RenderedXml> {
+    return makeUbl(this.eInvoice(prepared, options));
   }
 
   /** UN/CEFACT CII D16B, XSD-validated; nothing is printed. */
   renderCii(prepared: PreparedDocument): Promise<RenderedXml> {
-    return makeCii(this.eInvoice(prepared));
+    return makeCii(this.eInvoice(prepared, {}));
   }
 
   /** Factur-X / ZUGFeRD: the PDF/A-3 with its CII attached. */
-  renderFacturX(
-    prepared: PreparedDocument,
-    onLogoFailure?: LogoLogger,
-    signal?: AbortSignal,
-  ): Promise<{ pdf: Uint8Array; filename: string }> {
-    return makeFacturX(this.eInvoice(prepared, onLogoFailure, signal));
+  renderFacturX(prepared: PreparedDocument, options: RenderOptions = {}): Promise<{ pdf: Uint8Array; filename: string }> {
+    return makeFacturX(this.eInvoice(prepared, options));
   }
 }

@@ -8,7 +8,7 @@ import { inTurn } from './cpu-turns';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';
 import { DomainError, errors } from './errors';
-import { WorkerPoolError } from './worker-pool';
+import { WorkerPoolError } from './workers/pool';
 import { readCii } from './einvoice/cii/read';
 import type { EInvoice, Profile } from './einvoice/model';
 import { checked, packageFacturX, writeCii, writeUbl, type RenderedXml } from './einvoice/outputs';
@@ -30,8 +30,8 @@ import { statusInput, type StatusRequest } from './einvoice/cdar/status-of';
 import { decodeXml } from './einvoice/xml-tree';
 import { PRODUCER } from './pdf/metadata';
 import { CREATOR, type DocumentPipeline, type RenderedDocument } from './pipeline';
-import type { ReceivedCheck } from './render/received-check';
-import type { Locale } from './render/locale';
+import type { ReceivedCheck } from './render/received/check';
+import type { Locale } from './render/labels/locale';
 
 export type { Target };
 
@@ -174,7 +174,10 @@ export class ReceivedPipeline {
   async show(body: ReceivedBody, opts: ShowOptions): Promise<RenderedDocument> {
     const doc = await this.check(body, opts.signal);
     if (failedXsd(doc.report)) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
-    return this.pipeline.renderReceived(await inTurn(() => this.read(doc)), checkLine(doc.report), opts.locale, opts.theme, opts.signal);
+    return this.pipeline.renderReceived(await inTurn(() => this.read(doc)), checkLine(doc.report), opts.locale, {
+      theme: opts.theme,
+      signal: opts.signal,
+    });
   }
 
   /** The same invoice in the `target` syntax (retarget.ts: its specification kept where the syntax has it). */
@@ -208,7 +211,11 @@ export class ReceivedPipeline {
     await this.outputMustPass(xml, target, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };
     // Printed unsigned: the Factur-X rewrite comes first, the signature last.
-    const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, opts.theme, opts.signal, false);
+    const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, {
+      theme: opts.theme,
+      signal: opts.signal,
+      sign: false,
+    });
     const info = { title: shown.html.title, author: shown.html.author, creator: CREATOR, producer: PRODUCER };
     return { ...shown, pdf: await this.pipeline.signPdf(await packageFacturX(invoice, xml, { pdf: shown.pdf, info })) };
   }

@@ -20,7 +20,7 @@ import { startBrowserPool } from './browser-setup';
 import { loadAssets, type Assets } from './assets';
 import { PdfSigning } from './pdf-signing';
 import { DocumentPipeline } from './pipeline';
-import { PrintFirst } from './print-first';
+import { PrintFirst } from './workers/print-first';
 import { acquireXsdValidator, type XsdValidatorRef } from './einvoice/xsd-validator';
 import { acquireRulesPool, type RulesPoolRef } from './einvoice/rules/rules-pool';
 import { STANDARDS_MANIFEST } from './einvoice/rules/rule-sets';
@@ -60,7 +60,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   );
   let engines: Engines | undefined;
   const metrics = createMetrics(() => engines!.pdf.stats());
-  // While PDFs print, the rule checkers are held (print-first.ts).
+  // While PDFs print, the rule checkers are held (workers/print-first.ts).
   const printFirst = new PrintFirst({ maxPauseMs: config.rulesHoldMs });
   try {
     engines = await startEngines(config, logger, { pdf: options.pdf, metrics, printFirst });

@@ -19,7 +19,7 @@ import { RULE_SETS } from '../../server/einvoice/rules/rule-sets';
 import { RULES_NICENESS, RulesPool } from '../../server/einvoice/rules/rules-pool';
 import { acquireXsdValidator } from '../../server/einvoice/xsd-validator';
 import { parseXml } from '../../server/einvoice/xml-tree';
-import type { PrintFirst } from '../../server/print-first';
+import type { PrintFirst } from '../../server/workers/print-first';
 import { longInvoice, officialExamples } from '../../test/helpers/received-invoices';
 import { closedLoop, fmt, summarize } from './measure';
 
@@ -31,7 +31,7 @@ export interface ValidateBenchOptions {
   seconds: number;
   /** Prints one PDF the service's way (the interference runs); absent: skipped. */
   print?: () => Promise<void>;
-  /** The print path's PDFs-first switch (print-first.ts), told by its render queue. */
+  /** The print path's PDFs-first switch (workers/print-first.ts), told by its render queue. */
   printFirst?: PrintFirst;
   printConcurrency: number;
 }
@@ -165,7 +165,7 @@ const INTERFERENCE: { workers: number; niceness: number; held: boolean }[] = [
 ];
 
 /** PDFs printed alone and while a long invoice is checked: 1 and 2 workers, at nice +0 and +RULES_NICENESS, held
- * while PDFs print (the service's way, print-first.ts) or not. */
+ * while PDFs print (the service's way, workers/print-first.ts) or not. */
 async function interference(opts: ValidateBenchOptions, xsd: Parameters<typeof checkReceived>[1]['xsd']): Promise<void> {
   const long = longInvoice(150);
   const print = opts.print!;

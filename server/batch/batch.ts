@@ -4,17 +4,16 @@
 // Must not render anything while validating, nor know about quota, the answer's media type or streams.
 import { inTurn } from '../cpu-turns';
 import { DomainError, errors, type FieldProblem } from '../errors';
-import type { DocumentPipeline, LogoLogger, PreparedDocument } from '../pipeline';
-import type { Locale } from '../render/locale';
-import { labelFor } from '../render/view-model';
-import { toEInvoice } from '../einvoice/map';
-import { pdfFilename } from '../documents/filename';
+import type { DocumentPipeline, PreparedDocument, RenderOptions } from '../pipeline';
+import type { Locale } from '../render/labels/locale';
+import { E_INVOICE_OUTPUTS, type EInvoiceOutput } from '../einvoice/outputs';
 import type { ParsedBody } from '../documents/parse-body';
-import { printedLines } from '../render/print-budget';
+import { printedLines } from '../documents/print-budget';
 import type { Brand } from '../documents/brand';
 
-export const BATCH_FORMATS = ['pdf', 'ubl', 'cii', 'factur-x'] as const;
-export type BatchFormat = (typeof BATCH_FORMATS)[number];
+/** A batch's formats: the PDF and every e-invoice output. */
+export type BatchFormat = 'pdf' | EInvoiceOutput;
+export const BATCH_FORMATS: readonly BatchFormat[] = ['pdf', ...(Object.keys(E_INVOICE_OUTPUTS) as EInvoiceOutput[])];
 
 export interface BatchItem {
   format: BatchFormat;
@@ -52,26 +51,6 @@ function batchShape(body: unknown, max: number): { format: BatchFormat; document
   if (problems.length > 0) throw errors.validation(problems);
   // The entries of a parsed body are JSON values themselves.
   return { format: format as BatchFormat, documents: documents as ParsedBody[] };
-}
-
-/**
- * Maps an e-invoice document into the EN 16931 model as its operation will, and drops the result: what the model
- * refuses (a missing country, number or VAT reason) is refused now rather than a failure after the ZIP has begun. The
- * time zone only sets a missing date's "today", which no check depends on.
- */
-function checkEInvoice(pipeline: DocumentPipeline, prepared: PreparedDocument, format: Exclude<BatchFormat, 'pdf'>): void {
-  const { doc, totals, locale } = prepared;
-  const label = (key: 'discounts_title' | 'shipping_title') => labelFor(doc, pipeline.assets.catalogues, locale.language, key);
-  toEInvoice({
-    doc,
-    totals,
-    syntax: format === 'ubl' ? 'ubl' : 'cii',
-    defaultProfile: format === 'ubl' ? 'peppol' : 'en16931',
-    localeTag: locale.tag,
-    timeZone: 'UTC',
-    labels: { discount: label('discounts_title'), shipping: label('shipping_title') },
-    attachment: format === 'ubl' ? pdfFilename(doc) : undefined,
-  });
 }
 
 /** One merged PDF of a batch prints at most this many documents' worth of lines (MAX_PRINTED_LINES each): 100
@@ -129,7 +108,9 @@ export async function prepareBatch(
     try {
       // Each document at its own turn of the event loop (cpu-turns.ts): a batch of long ones never holds it.
       const prepared = await inTurn(() => pipeline.prepare(doc, locale, format !== 'pdf', brand));
-      if (format !== 'pdf') checkEInvoice(pipeline, prepared, format);
+      // Mapped into the model as its operation will, and dropped: what the model refuses (a missing country, number
+      // or VAT reason) is refused now rather than after the ZIP has begun.
+      if (format !== 'pdf') pipeline.eInvoiceModel(prepared, format);
       items.push({ format, prepared });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -145,13 +126,7 @@ export async function prepareBatch(
 }
 
 /** One document of a batch, made as its single operation makes it (POST /, /ubl, /cii, /factur-x). */
-export async function renderBatchItem(
-  pipeline: DocumentPipeline,
-  item: BatchItem,
-  onLogoFailure: LogoLogger,
-  signal: AbortSignal,
-  sign = true,
-): Promise<BatchFile> {
+export async function renderBatchItem(pipeline: DocumentPipeline, item: BatchItem, options: RenderOptions): Promise<BatchFile> {
   const xml = ({ xml, filename }: { xml: string; filename: string }): BatchFile => ({
     filename,
     data: Buffer.from(xml, 'utf8'),
@@ -159,15 +134,15 @@ export async function renderBatchItem(
   });
   switch (item.format) {
     case 'pdf': {
-      const { pdf, filename } = await pipeline.renderPdf(item.prepared, onLogoFailure, signal, sign);
+      const { pdf, filename } = await pipeline.renderPdf(item.prepared, options);
       return { filename, data: pdf, pdf: true };
     }
     case 'factur-x': {
-      const { pdf, filename } = await pipeline.renderFacturX(item.prepared, onLogoFailure, signal);
+      const { pdf, filename } = await pipeline.renderFacturX(item.prepared, options);
       return { filename, data: pdf, pdf: true };
     }
     case 'ubl':
-      return xml(await pipeline.renderUbl(item.prepared, onLogoFailure, signal));
+      return xml(await pipeline.renderUbl(item.prepared, options));
     case 'cii':
       return xml(await pipeline.renderCii(item.prepared));
   }

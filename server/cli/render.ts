@@ -15,7 +15,7 @@ import type { ReceivedBody, ReceivedPipeline } from '../received-pipeline';
 import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
 import type { BodyKind } from '../documents/parse-body';
-import type { LanguagePreferences } from '../render/locale';
+import type { LanguagePreferences } from '../render/labels/locale';
 import { headerValues } from '../http/header-values';
 
 const USAGE =

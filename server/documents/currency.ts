@@ -2,7 +2,7 @@
 // The code list and most digit counts come from ICU (Intl). ICU follows CLDR, whose "digits" differ from ISO 4217
 // for a few currencies (CLDR drops decimals that are unused in cash); docs/decisions.md §2 asks for ISO 4217, so those are
 // corrected here. A fact about a document's currency (the schema's `currency` format, money/'s rounding), so it sits
-// below both. Must not format money (see render/format.ts) or compute totals (see money/totals.ts).
+// below both. Must not format money (see render/labels/format.ts) or compute totals (see money/totals.ts).
 
 const SUPPORTED = new Set<string>(Intl.supportedValuesOf('currency'));
 

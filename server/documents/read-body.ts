@@ -3,7 +3,7 @@
 // loop never runs qs over thousands of fields. JSON stays on the loop (JSON.parse is native: 1 MB in about 20 ms).
 // Must not validate fields.
 import path from 'node:path';
-import { WorkerJobs } from '../worker-jobs';
+import { WorkerJobs } from '../workers/jobs';
 import {
   FORM_FIELDS_ON_THREAD,
   formFieldCount,

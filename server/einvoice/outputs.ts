@@ -27,11 +27,25 @@ export async function writeCii(invoice: EInvoice): Promise<string> {
   return inTurn(() => xmlText(tree));
 }
 
+/** The e-invoice outputs, each a row: the syntax it is written in, the profile made when the request names none, and
+ * whether it carries the request's PDF inside the XML (UBL, unless `e_invoice.embed_pdf` is false). */
+export const E_INVOICE_OUTPUTS = {
+  ubl: { syntax: 'ubl', defaultProfile: 'peppol', carriesPdf: true },
+  cii: { syntax: 'cii', defaultProfile: 'en16931', carriesPdf: false },
+  'factur-x': { syntax: 'cii', defaultProfile: 'en16931', carriesPdf: false },
+} as const satisfies Record<string, { syntax: MapInput['syntax']; defaultProfile: MapInput['defaultProfile']; carriesPdf: boolean }>;
+
+export type EInvoiceOutput = keyof typeof E_INVOICE_OUTPUTS;
+
+/** Whether `output` of `doc` carries its PDF inside the XML. */
+export const embedsPdf = (doc: DocumentRequest, output: EInvoiceOutput): boolean =>
+  E_INVOICE_OUTPUTS[output].carriesPdf && doc.e_invoice?.embed_pdf !== false;
+
 /** What making an e-invoice needs from the pipeline. */
 export interface EInvoiceContext {
   xsd: XsdValidator;
-  /** The request mapped with its defaults; the syntax and default profile are the output's. */
-  map: (syntax: MapInput['syntax'], defaultProfile: MapInput['defaultProfile'], attachment?: string) => EInvoice;
+  /** The request mapped into the model as `output` makes it (pipeline.ts eInvoiceModel: the one mapping). */
+  map: (output: EInvoiceOutput) => EInvoice;
   /** Prints the request's PDF (with its Info dictionary), and says what that dictionary holds (for a PDF/A's XMP). */
   print: () => Promise<{ pdf: Uint8Array; info: PdfInfo }>;
   /** Signs a finished PDF when the service signs PDFs (the identity otherwise): the last change to its bytes. */
@@ -64,8 +78,8 @@ export async function checked(xsd: XsdValidator, xml: string, root: Parameters<X
 /** UBL 2.1 with the PDF of the same request inside (profile peppol unless the request names another); without it,
  * and without printing, when the request says `e_invoice.embed_pdf: false`. */
 export async function makeUbl(ctx: EInvoiceContext): Promise<RenderedXml> {
-  const embed = ctx.doc.e_invoice?.embed_pdf !== false;
-  const ubl = await writeUbl(await inTurn(() => ctx.map('ubl', 'peppol', embed ? ctx.filename : undefined)));
+  const embed = embedsPdf(ctx.doc, 'ubl');
+  const ubl = await writeUbl(await inTurn(() => ctx.map('ubl')));
   let xml = ubl.xml;
   if (embed) {
     const pdf = await ctx.sign((await ctx.print()).pdf);
@@ -86,7 +100,7 @@ export function facturXRow(invoice: EInvoice): NonNullable<ProfileRow['facturX']
 /** UN/CEFACT CII D16B in the request's profile (en16931 unless it names another), checked against that profile's XSD
  * (XRechnung's against D16B itself); no PDF is printed. */
 export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
-  const invoice = await inTurn(() => ctx.map('cii', 'en16931'));
+  const invoice = await inTurn(() => ctx.map('cii'));
   const xml = await writeCii(invoice);
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { xml, root: 'CrossIndustryInvoice', filename: xmlName(ctx.filename) };
@@ -96,7 +110,7 @@ export async function makeCii(ctx: EInvoiceContext): Promise<RenderedXml> {
  * checked and declared (the XMP's conformance level) as the profile's row says: `factur-x.xml` for MINIMUM …
  * EXTENDED, ZUGFeRD's `xrechnung.xml` for XRECHNUNG. */
 export async function makeFacturX(ctx: EInvoiceContext): Promise<{ pdf: Uint8Array; filename: string }> {
-  const invoice = await inTurn(() => ctx.map('cii', 'en16931'));
+  const invoice = await inTurn(() => ctx.map('factur-x'));
   const xml = await writeCii(invoice);
   await checked(ctx.xsd, xml, facturXRow(invoice).xsd);
   return { pdf: await ctx.sign(await packageFacturX(invoice, xml, await ctx.print())), filename: ctx.filename };

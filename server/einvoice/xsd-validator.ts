@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SharedInstances } from '../shared-instances';
+import { SharedInstances } from '../workers/shared-instances';
 
 export class XsdLoadError extends Error {}
 

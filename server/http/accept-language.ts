@@ -1,8 +1,8 @@
 // The Accept-Language header read into the client's language preferences (RFC 9110 q-values): the tags it names,
 // most preferred first, those it refuses (q=0) or weighs malformedly left out. Which supported language those
-// preferences choose is render/locale.ts's; nothing here knows the catalogues. Never throws: a bad header is not a
+// preferences choose is render/labels/locale.ts's; nothing here knows the catalogues. Never throws: a bad header is not a
 // client error, it only prefers nothing.
-import type { LanguagePreferences } from '../render/locale';
+import type { LanguagePreferences } from '../render/labels/locale';
 
 /** A q parameter's valid value: 0 to 1 with at most three decimals. */
 const WEIGHT = /^\s*q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/i;

@@ -15,7 +15,7 @@ import type { SigningStatus } from '../pdf-signing';
 import type { KeyStore } from '../keys/key-store';
 import type { Quota } from '../quota/quota';
 import type { DocumentPipeline } from '../pipeline';
-import type { Locale } from '../render/locale';
+import type { Locale } from '../render/labels/locale';
 import { requireApiKey } from './auth';
 import { errorHandler } from './errors-to-http';
 import { routeLabel, type Metrics } from './metrics';

@@ -13,7 +13,7 @@ import type { Plan } from '../keys/key-store';
 import type { DocumentPipeline } from '../pipeline';
 import { CREATOR } from '../pipeline';
 import type { Quota, QuotaTicket } from '../quota/quota';
-import type { Locale } from '../render/locale';
+import type { Locale } from '../render/labels/locale';
 import { checkMergedBudget, prepareBatch, renderBatchItem, type BatchFile, type BatchItem } from '../batch/batch';
 import { UniqueNames } from '../documents/filename';
 import { mergePdfsOffLoop } from '../pdf/merge-thread';
@@ -70,7 +70,7 @@ export function batchHandler(deps: BatchDeps): RequestHandler {
     // One document at a time: the batch holds at most one page of the pool, whatever its size.
     // The merged PDF's documents are signed once, as one file, after they are merged.
     const render = async (i: number): Promise<BatchFile> => {
-      const file = await renderBatchItem(pipeline, items[i]!, onLogo, client.signal, answer === ZIP);
+      const file = await renderBatchItem(pipeline, items[i]!, { onLogoFailure: onLogo, signal: client.signal, sign: answer === ZIP });
       if (client.signal.aborted) throw errors.clientClosed();
       return file;
     };

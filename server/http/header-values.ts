@@ -2,7 +2,7 @@
 // renderer) turned into the values the core takes, as the API reads them: the body kind (body-kind.ts; JSON when none
 // is named) and the language preferences (accept-language.ts). Header names are matched in any case.
 import type { BodyKind } from '../documents/parse-body';
-import type { LanguagePreferences } from '../render/locale';
+import type { LanguagePreferences } from '../render/labels/locale';
 import { languagePreferences } from './accept-language';
 import { bodyKind } from './body-kind';
 

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { errors } from '../errors';
 import type { DocumentPipeline, LogoLogger, PreparedDocument } from '../pipeline';
 import type { Quota } from '../quota/quota';
-import type { Locale } from '../render/locale';
+import type { Locale } from '../render/labels/locale';
 import type { ReceivedPipeline, Target } from '../received-pipeline';
 import { batchHandler } from './batch';
 import { bodyKind } from './body-kind';
@@ -51,21 +51,21 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/',
     answers: [PDF],
-    handler: documentRoute('pdf', false, (p, doc, log, signal) => p.renderPdf(doc, log, signal)),
+    handler: documentRoute('pdf', false, (p, doc, log, signal) => p.renderPdf(doc, { onLogoFailure: log, signal })),
   },
   // The e-invoices: invoice, receipt and credit note only (other types are refused before the body is validated).
   {
     method: 'POST',
     path: '/ubl',
     answers: [XML],
-    handler: documentRoute('ubl', true, (p, doc, log, signal) => p.renderUbl(doc, log, signal)),
+    handler: documentRoute('ubl', true, (p, doc, log, signal) => p.renderUbl(doc, { onLogoFailure: log, signal })),
   },
   { method: 'POST', path: '/cii', answers: [XML], handler: documentRoute('cii', true, (p, doc) => p.renderCii(doc)) },
   {
     method: 'POST',
     path: '/factur-x',
     answers: [PDF],
-    handler: documentRoute('factur-x', true, (p, doc, log, signal) => p.renderFacturX(doc, log, signal)),
+    handler: documentRoute('factur-x', true, (p, doc, log, signal) => p.renderFacturX(doc, { onLogoFailure: log, signal })),
   },
   // A received e-invoice checked against its XSD and every official rule set of its specification: the report, a 200
   // whether it passes or not (received-pipeline.ts); one document of the quota.

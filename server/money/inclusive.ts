@@ -11,7 +11,7 @@
 import { Decimal, roundMoney } from './decimal';
 import type { DocumentAdjustment } from './document-adjustments';
 import type { LineAdjustment, LineTotal } from './lines';
-import type { Adjustment, Totals } from './totals';
+import type { Adjustment, Totals } from './totals-model';
 import type { AdjustmentShare, VatGroup } from './vat';
 
 const zero = (): Decimal => new Decimal(0);

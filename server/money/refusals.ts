@@ -7,7 +7,7 @@ import { errors, type FieldProblem } from '../errors';
 import { documentAdjustmentProblems } from './document-adjustments';
 import { lineProblems } from './lines';
 import { mixProblems, taxesProblems } from './taxes';
-import type { TotalsInput } from './totals';
+import type { TotalsInput } from './totals-model';
 
 function taxesOf(input: TotalsInput): FieldProblem[] {
   if (!input.taxes) {

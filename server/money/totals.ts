@@ -5,103 +5,22 @@
 // the amount due, after refusing at once what cannot be computed (refusals.ts). Also decides which total lines are
 // shown. With prices that include tax (`prices_include_tax`) every amount sent is gross: the tax is taken out of them
 // (vat.ts, taxes.ts) and the net form the e-invoices carry is made from them (inclusive.ts). Must not format for
-// display (render/format.ts does) or read labels.
-import type { DocumentRequest, SubtotalMode, TaxCategoryCode } from '../documents/model';
+// display (render/labels/format.ts does) or read labels.
+import type { SubtotalMode } from '../documents/model';
 import { minorUnits } from '../documents/currency';
 import { Decimal, roundMoney } from './decimal';
-import { documentAdjustments, sumOf, type DocumentAdjustment, type SentDocumentAdjustment } from './document-adjustments';
-import { dec, lineTotals, type LineInput, type LineTotal } from './lines';
+import { documentAdjustments, sumOf, type DocumentAdjustment } from './document-adjustments';
+import { dec, lineTotals, type LineTotal } from './lines';
 import { refuseMoneyProblems } from './refusals';
 import { netTotals } from './inclusive';
 import { severalTaxes, type SentTax, type SeveralTaxes } from './taxes';
 import { includedTax, splitVat, type VatSplit } from './vat';
+import type { Adjustment, Totals, TotalsInput } from './totals-model';
 
 export { Decimal, roundMoney };
 export type { LineAdjustment, LineTotal } from './lines';
 export type { DocumentAdjustment } from './document-adjustments';
-
-export interface Adjustment {
-  /** `percent`: `rate` is a percentage of the base; `flat`: the amount as sent; `off`: no line. */
-  mode: 'percent' | 'flat' | 'off';
-  /** The percent rate (only in percent mode). */
-  rate?: Decimal;
-  amount: Decimal;
-  /** Whether the document shows this line ("null or zero is omitted"). */
-  shown: boolean;
-}
-
-export interface Totals {
-  currency: string;
-  minorUnits: number;
-  lines: LineTotal[];
-  /** Sum of line quantities (hours on a timesheet, units on a packing slip). */
-  totalQuantity: Decimal;
-  subtotal: Decimal;
-  discount: Adjustment;
-  tax: Adjustment;
-  shipping: Adjustment;
-  /** The subtotal after the discount: the base of a percent shipping charge. */
-  afterDiscount: Decimal;
-  /** e_invoice.allowances and .charges (BG-20, BG-21), allowances first, in the order sent. */
-  documentAdjustments: DocumentAdjustment[];
-  /** Their sums (without the discount and the shipping). */
-  allowances: Decimal;
-  charges: Decimal;
-  /** afterDiscount − allowances + charges: the base of a percent document tax. */
-  taxBase: Decimal;
-  /** The total without tax (taxBase with shipping). */
-  taxExclusive: Decimal;
-  /** Statements: the sum of line payments. */
-  payments: Decimal;
-  total: Decimal;
-  /** amount_paid, or amount_refunded on a credit note; the opening balance on a statement. */
-  amountPaid: Decimal;
-  /** e_invoice.rounding_amount (BT-114), added to the amount due. */
-  rounding: Decimal;
-  balance: Decimal;
-  show: { subtotal: boolean; amountPaid: boolean; payments: boolean; rounding: boolean };
-  /** Several taxes (`taxes`), one line each; the tax's amount is their sum. */
-  taxes?: SeveralTaxes;
-  /** BT-6 and BT-111: the VAT total in the VAT accounting currency, rounded to its minor units. */
-  taxCurrency?: { code: string; tax: Decimal; minorUnits: number };
-  /** The tax by rate (money/vat.ts): one group for a document tax, a group per rate and category for line rates. */
-  vat: VatSplit;
-  /** Prices include tax: the amounts above are gross (what the customer saw), the tax is included in the total and
-   * taxExclusive is the net. */
-  pricesIncludeTax: boolean;
-  /** With prices that include tax, the same document in net amounts, as an e-invoice states it (inclusive.ts);
-   * undefined when the taxes are not VAT rates (an e-invoice refuses them anyway). */
-  net?: Totals;
-}
-
-export interface TotalsInput {
-  type?: DocumentRequest['type'];
-  currency: string;
-  items: ReadonlyArray<
-    LineInput & {
-      /** A line's own VAT rate (percent) and category (money/vat.ts). */
-      tax?: number | string;
-      tax_category?: TaxCategoryCode;
-      /** The titles of the taxes (`taxes`) the line is subject to. */
-      taxes?: readonly string[];
-    }
-  >;
-  taxes?: readonly SentTax[];
-  fields: { tax: SubtotalMode; discounts: SubtotalMode; shipping: SubtotalMode };
-  /** Every price and amount sent includes the tax. */
-  prices_include_tax?: boolean;
-  discounts?: number | string;
-  tax?: number | string;
-  shipping?: number | string;
-  amount_paid?: number | string;
-  amount_refunded?: number | string;
-  e_invoice?: {
-    allowances?: readonly SentDocumentAdjustment[];
-    charges?: readonly SentDocumentAdjustment[];
-    tax_currency?: { code: string; exchange_rate: number | string };
-    rounding_amount?: number | string;
-  };
-}
+export type { Adjustment, Totals, TotalsInput } from './totals-model';
 
 /** The rate, with as few decimals as possible (at most 8), that turns `base` into exactly `tax` at `digits` minor
  * units: a flat tax as the VAT rate an e-invoice must state. Undefined when none does (a base of zero). */

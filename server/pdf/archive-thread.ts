@@ -1,11 +1,11 @@
 // archivePdf (archive.ts) where it costs the event loop nothing: a long document's PDF in a worker thread
-// (archive-worker.ts, through worker-jobs.ts), a short one on the loop at its turn (cpu-turns.ts). Under load a
+// (archive-worker.ts, through workers/jobs.ts), a short one on the loop at its turn (cpu-turns.ts). Under load a
 // 40-page PDF's update took 26 ms alone and 45-150 ms with Chromium on both cores, on the loop; one page takes about
 // 1 ms, less than the trip to a thread and back. The result and its errors are archivePdf's own.
 // Must not know about documents or HTTP.
 import path from 'node:path';
 import { inTurn } from '../cpu-turns';
-import { WorkerJobs } from '../worker-jobs';
+import { WorkerJobs } from '../workers/jobs';
 import { archivePdf } from './archive';
 import type { PdfMetadata } from './metadata';
 

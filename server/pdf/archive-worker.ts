@@ -1,6 +1,6 @@
 // Worker thread that makes long PDFs PDF/A-3a and PDF/UA-1 (archive.ts) off the main event loop (archive-thread.ts).
 // It only runs archivePdf on what it is sent; it keeps no state between jobs.
-import { serveJobs } from '../worker-jobs';
+import { serveJobs } from '../workers/jobs';
 import { archivePdf } from './archive';
 import type { ArchiveJob } from './archive-thread';
 

@@ -22,7 +22,7 @@ export interface BrowserPoolOptions extends SupervisorOptions {
   maxRendersPerPage: number;
   /** After each successful render: time waited for a page, and time printing. */
   onRender?: (queueWaitMs: number, renderMs: number) => void;
-  /** Told when renders start being in flight (true) and when none is (false): print-first.ts. */
+  /** Told when renders start being in flight (true) and when none is (false): workers/print-first.ts. */
   onPrinting?: (printing: boolean) => void;
 }
 

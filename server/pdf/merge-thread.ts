@@ -1,8 +1,8 @@
-// PDFs merged into one (merge.ts) in a worker thread (merge-worker.ts, through worker-jobs.ts): @cantoo/pdf-lib
+// PDFs merged into one (merge.ts) in a worker thread (merge-worker.ts, through workers/jobs.ts): @cantoo/pdf-lib
 // parses and copies every page of every document, 60-110 ms of a loop for a batch of 20 short statements. The result
 // and its errors are PdfMerger's own. Must not know about documents or HTTP.
 import path from 'node:path';
-import { WorkerJobs } from '../worker-jobs';
+import { WorkerJobs } from '../workers/jobs';
 import type { PdfMetadata } from './metadata';
 
 export interface MergeJob {

@@ -1,6 +1,6 @@
 // Worker thread that merges a batch's PDFs (merge.ts) off the main event loop (merge-thread.ts). It only merges what
 // it is sent; it keeps no state between jobs.
-import { serveJobs } from '../worker-jobs';
+import { serveJobs } from '../workers/jobs';
 import { PdfMerger } from './merge';
 import type { MergeJob } from './merge-thread';
 

@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import type { PrintDocument } from '../pdf/renderer';
-import type { FontSet, PageFonts } from './fonts';
-import { blockLanguage } from './script-language';
-import { needsOwnDirection } from './own-direction';
+import type { FontSet, PageFonts } from './fonts/fonts';
+import { blockLanguage } from './fonts/script-language';
+import { needsOwnDirection } from './fonts/own-direction';
 import { cssReaches, markupReaches, type Theme, type ThemeSet } from './themes';
-import type { Cell, DocumentView } from './view-model';
+import type { Cell, DocumentView } from './view/view-model';
 
 export type ThemeInfo = Pick<Theme, 'id' | 'name' | 'description' | 'pageSize'>;
 
@@ -231,12 +231,12 @@ function readTemplates(templatesDir: string, problems: string[]): TemplateSource
 /** The helpers every template set has. */
 function registerHelpers(hbs: typeof Handlebars): void {
   // `{{langOf text}}` after a block's other attributes: ` lang="…"` when the text is in another script than the
-  // document's language (script-language.ts), so that the tagged PDF marks the block's language.
+  // document's language (fonts/script-language.ts), so that the tagged PDF marks the block's language.
   hbs.registerHelper('langOf', (text: unknown, options: Handlebars.HelperOptions) => {
     const lang = blockLanguage(String(text ?? ''), String((options.data as { root: { view: DocumentView } }).root.view.lang));
     return lang ? new hbs.SafeString(` lang="${lang}"`) : '';
   });
-  // `{{dirOf text}}`: ` dir="auto"` on a block whose text needs its own direction or clip (own-direction.ts), and
+  // `{{dirOf text}}`: ` dir="auto"` on a block whose text needs its own direction or clip (fonts/own-direction.ts), and
   // `(ownCell cell)`: an item's cell whose text can be the cell's own content, with no block inside it.
   hbs.registerHelper('dirOf', (text: unknown) => (needsOwnDirection(String(text ?? '')) ? new hbs.SafeString(' dir="auto"') : ''));
   hbs.registerHelper('ownCell', (cell: Cell) => !cell.details?.length && !cell.adjustment && !needsOwnDirection(cell.text));

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { EInvoice } from '../../server/einvoice/model';
 import { Decimal } from '../../server/money/totals';
-import type { ReceivedCheck } from '../../server/render/received-view';
+import type { ReceivedCheck } from '../../server/render/received/view';
 import { pdfPageCount, pdfText } from '../helpers/pdf';
 import { notdefGlyphs, wordBoxes } from '../helpers/pdf-layout';
 import { fullInvoice } from '../helpers/einvoice-full';
@@ -124,7 +124,7 @@ describe('a received e-invoice printed for approval (real Chromium)', function (
     service = await sharedService();
   });
   const render = (invoice: EInvoice, tag: string, theme?: string, check = CHECK) =>
-    service.pipeline.renderReceived(invoice, check, { language: tag.slice(0, 2), tag }, theme);
+    service.pipeline.renderReceived(invoice, check, { language: tag.slice(0, 2), tag }, { theme });
 
   for (const theme of THEMES) {
     for (const [tag, expected] of Object.entries(EXPECTED)) {

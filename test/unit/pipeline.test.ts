@@ -6,7 +6,7 @@
 // What Chromium prints from that is test/e2e's.
 import { expect } from 'chai';
 import { DomainError } from '../../server/errors';
-import type { Locale } from '../../server/render/locale';
+import type { Locale } from '../../server/render/labels/locale';
 import { E_INVOICE } from '../helpers/e-invoice-request';
 import { openPipelineWithoutBrowser, type PipelineWithoutBrowser } from '../helpers/pipeline-without-browser';
 
@@ -150,7 +150,7 @@ describe('document pipeline without HTTP', function () {
 
   it('renderPdf: the page and paper to the renderer with the client’s signal; the PDF made an archive and named', async function () {
     const signal = new AbortController().signal;
-    const a4 = await p.pipeline.renderPdf(p.pipeline.prepare({ ...INVOICE, page_size: 'a4' }, EN), undefined, signal);
+    const a4 = await p.pipeline.renderPdf(p.pipeline.prepare({ ...INVOICE, page_size: 'a4' }, EN), { signal });
     expect(lastCall().options).to.deep.equal({ signal, format: 'a4', pageBottom: false });
     expect(a4.filename).to.equal('invoice-INV-42.pdf');
     expect(a4.html.title).to.contain('INV-42');
@@ -183,7 +183,7 @@ describe('document pipeline without HTTP', function () {
   it('a logo that cannot be had: the document is printed without it and the reason goes to the caller', async function () {
     const reasons: string[] = [];
     const prepared = p.pipeline.prepare({ ...INVOICE, logo: 'data:text/plain;base64,AAAA' }, EN);
-    await p.pipeline.renderPdf(prepared, (reason) => reasons.push(reason));
+    await p.pipeline.renderPdf(prepared, { onLogoFailure: (reason) => reasons.push(reason) });
     expect(reasons).to.deep.equal(['data_uri_invalid']);
   });
 

@@ -22,7 +22,7 @@ import { FRENCH_ADDRESS_SCHEME, isFrenchBillingFramework } from '../france';
 import { PROFILES, UNKNOWN_SPECIFICATION_RULES, receivedProfile } from '../profiles';
 import { RULE_SETS, type RuleSetId } from '../rules/rule-sets';
 import type { RulesPool, SvrlFailure } from '../rules/rules-pool';
-import { WorkerPoolError } from '../../worker-pool';
+import { WorkerPoolError } from '../../workers/pool';
 import { shareText } from '../shared-text';
 import { DEFAULT_XML_LIMITS, parseXmlYielding, type XmlLimits, type XmlNode } from '../xml-tree';
 import type { XsdProblem, XsdRoot, XsdValidator } from '../xsd-validator';

@@ -4,7 +4,7 @@
 // or read RETIRE_JOBS files: pdf-lib interns every name and object reference it ever parses (PDFName.of, PDFRef.of)
 // and never lets them go, so a long-lived worker would keep what hostile files put there.
 import { parentPort } from 'node:worker_threads';
-import { serveJobs } from '../../worker-jobs';
+import { serveJobs } from '../../workers/jobs';
 import { objectsParsedEver } from './pdf-bounds';
 import { readPdf, UnreadablePdf } from './facturx-pdf-read';
 

@@ -3,7 +3,7 @@
 // Factur-X structure checks this service can make without a PDF/A validator. The work runs in a worker thread of its
 // own (facturx-pdf-worker.ts), never on the main event loop, under limits: the objects parsed, every decoded stream's
 // size (a FlateDecode bomb stops at the cap), the worker's heap, and a deadline past which the worker is terminated
-// and replaced. A pool of one worker (worker-pool.ts) runs one read at a time, at most READER_QUEUE_LIMIT others waiting
+// and replaced. A pool of one worker (workers/pool.ts) runs one read at a time, at most READER_QUEUE_LIMIT others waiting
 // in its queue (more are refused: renderer_busy), so that a worker terminated for one file never takes another file
 // down with it; each deadline counts from when the read starts on a loaded worker (a worker's start-up is not the
 // file's fault), and a read's whole time, its wait included, is at most twice that (then renderer_busy). Raises only the domain's unsupported_document for a PDF it will not read; no HTTP, no network, no
@@ -36,7 +36,7 @@
 // structure of levels A and U, and whether the embedded XML is a valid invoice (the caller validates it).
 import path from 'node:path';
 import { errors } from '../../errors';
-import { WorkerDeadlineError, WorkerPool, WorkerPoolError } from '../../worker-pool';
+import { WorkerDeadlineError, WorkerPool, WorkerPoolError } from '../../workers/pool';
 import type { ReadInput, ReaderLimits, ReadOutput } from './facturx-pdf-read';
 
 export type { Check } from './pdf-check';

@@ -1,16 +1,16 @@
-// The official business rules, run in a pool of worker processes (rules-worker.ts on worker-pool.ts): every worker
+// The official business rules, run in a pool of worker processes (rules-worker.ts on workers/pool.ts): every worker
 // parses every rule set once at start-up, so any worker runs any rule set, and the rule sets of one document run in
 // parallel when there are several workers. A missing or unreadable rule file stops start-up with every problem listed;
 // a worker that crashes is replaced and its job fails; a rule set that runs past the deadline has its worker
 // terminated and replaced (a SaxonJS transform cannot be interrupted otherwise). Checking a long invoice must not slow
 // the PDFs of others: the workers run at a lower CPU priority than the rest of the process and Chromium, and are
-// processes so that they can be stopped while PDFs print (suspend/resume, print-first.ts).
+// processes so that they can be stopped while PDFs print (suspend/resume, workers/print-first.ts).
 // This is the main thread's only door to the rules; it knows where they are, not which apply to a document.
 // One pool per configuration serves the whole process (acquireRulesPool() hands out references; the last release()
 // stops it), as acquireXsdValidator() does for the schemas.
 import path from 'node:path';
-import { SharedInstances } from '../../shared-instances';
-import { WorkerPool, WorkerPoolError, type WorkerPoolStats } from '../../worker-pool';
+import { SharedInstances } from '../../workers/shared-instances';
+import { WorkerPool, WorkerPoolError, type WorkerPoolStats } from '../../workers/pool';
 import { RULE_SETS, ruleFileProblems, ruleSetFiles, type RuleSetId } from './rule-sets';
 import type { RulesJob, RulesWorkerData } from './rules-worker';
 import type { SvrlFailure } from './svrl';
@@ -90,7 +90,7 @@ export class RulesPool {
     return this.pool.run({ set, xml }, { signal });
   }
 
-  /** Stops the workers' checks where they are, and their deadlines (print-first.ts: PDFs print). */
+  /** Stops the workers' checks where they are, and their deadlines (workers/print-first.ts: PDFs print). */
   suspend(): void {
     this.pool.suspend();
   }

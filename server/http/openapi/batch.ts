@@ -2,6 +2,7 @@
 // fields in bracket keys: schemas.ts batchFormSchema) with one example of two documents taken from examples/, and its
 // answers (a ZIP or one PDF, and the errors, with a bad field of the fourth document as the 400 example). Must not
 // describe the single-document operations (documents.ts).
+import { BATCH_FORMATS } from '../../batch/batch';
 import { binary, languageHeader } from './documents';
 import { toFormFields } from './examples';
 import { documentHeaders, errorResponses } from './responses';
@@ -12,7 +13,7 @@ export function batchSchemas(maxBatch: number): Node {
   return {
     BatchFormat: {
       type: 'string',
-      enum: ['pdf', 'ubl', 'cii', 'factur-x'],
+      enum: [...BATCH_FORMATS],
       description: 'The operation each document goes through',
     },
     Batch: {

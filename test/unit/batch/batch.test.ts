@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { DomainError } from '../../../server/errors';
 import { checkMergedBudget, prepareBatch, renderBatchItem, type BatchItem } from '../../../server/batch/batch';
 import { UniqueNames } from '../../../server/documents/filename';
-import type { Locale } from '../../../server/render/locale';
+import type { Locale } from '../../../server/render/labels/locale';
 import { E_INVOICE } from '../../helpers/e-invoice-request';
 import { openPipelineWithoutBrowser, type PipelineWithoutBrowser } from '../../helpers/pipeline-without-browser';
 
@@ -148,17 +148,17 @@ describe('batch core (prepare, render, names)', function () {
       ],
     });
     const before = p.renderer.calls.length;
-    const pdf = await renderBatchItem(p.pipeline, items[0]!, () => undefined, signal);
+    const pdf = await renderBatchItem(p.pipeline, items[0]!, { signal });
     expect(pdf.filename).to.equal('invoice-INV_7.pdf');
     expect(pdf.pdf).to.equal(true);
     expect(Buffer.from(pdf.data).subarray(0, 5).toString('latin1')).to.equal('%PDF-');
     expect(p.renderer.calls.length).to.equal(before + 1);
     expect(p.renderer.calls.at(-1)!.options.signal, 'the batch’s signal reaches the renderer').to.equal(signal);
 
-    const cii = await renderBatchItem(p.pipeline, items[1]!, () => undefined, signal);
+    const cii = await renderBatchItem(p.pipeline, items[1]!, { signal });
     expect(cii).to.include({ filename: 'invoice-7.xml', pdf: false });
     expect(Buffer.from(cii.data).toString('utf8')).to.contain('<ram:ID>7</ram:ID>').and.contain('CrossIndustryInvoice');
-    const ubl = await renderBatchItem(p.pipeline, items[2]!, () => undefined, signal);
+    const ubl = await renderBatchItem(p.pipeline, items[2]!, { signal });
     expect(ubl).to.include({ filename: 'invoice-8.xml', pdf: false });
     expect(Buffer.from(ubl.data).toString('utf8')).to.contain('<cbc:ID>8</cbc:ID>').and.not.contain('EmbeddedDocumentBinaryObject');
     expect(p.renderer.calls.length, 'CII and UBL without its PDF print nothing').to.equal(before + 1);

@@ -1,11 +1,11 @@
 // Accept-Language read into language preferences (http/accept-language.ts): q-values order them, a refused (q=0) or
-// malformed entry is left out, nothing is ever an error; with render/locale.ts's choice, the locale a header gets.
+// malformed entry is left out, nothing is ever an error; with render/labels/locale.ts's choice, the locale a header gets.
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../../server/config';
 import { languagePreferences } from '../../../server/http/accept-language';
-import { loadCatalogues } from '../../../server/render/catalogues';
-import { negotiateLocale } from '../../../server/render/locale';
+import { loadCatalogues } from '../../../server/render/labels/catalogues';
+import { negotiateLocale } from '../../../server/render/labels/locale';
 
 /** The languages of locales/ with their default tags (de-DE, en-US, es-ES, fr-FR, th-TH). */
 const SUPPORTED = loadCatalogues(path.join(projectRoot(), 'locales')).defaultTags;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { minorUnits, isCurrencyCode } from '../../../server/documents/currency';
 import { computeTotals, Decimal, rateReproducing, type TotalsInput } from '../../../server/money/totals';
-import { Formatter } from '../../../server/render/format';
+import { Formatter } from '../../../server/render/labels/format';
 
 const NO_ADJ = { tax: '%' as const, discounts: false, shipping: false };
 

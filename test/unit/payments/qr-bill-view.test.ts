@@ -1,4 +1,4 @@
-// The Swiss QR-bill as the page prints it (render/qr-bill-view.ts): the groups the guidelines print the account and
+// The Swiss QR-bill as the page prints it (render/view/qr-bill-view.ts): the groups the guidelines print the account and
 // the references in, the amount with a space between thousands, the addresses with the country code before the post
 // code outside Switzerland, the code drawn without a quiet zone, and the headings file's languages checked at start-up.
 import fs from 'node:fs';
@@ -9,8 +9,8 @@ import QRCode from 'qrcode';
 import { Decimal } from '../../../server/money/decimal';
 import type { SwissBill } from '../../../server/payments/swiss-qr';
 import { swissPayload } from '../../../server/payments/swiss-qr';
-import { loadQrBillLabels } from '../../../server/render/qr-bill-labels';
-import { qrBillAmount, qrBillView } from '../../../server/render/qr-bill-view';
+import { loadQrBillLabels } from '../../../server/render/labels/qr-bill-labels';
+import { qrBillAmount, qrBillView } from '../../../server/render/view/qr-bill-view';
 import { projectRoot } from '../../../server/config';
 
 const LOCALES = path.join(projectRoot(), 'locales');

@@ -73,7 +73,7 @@ describe('RenderQueue Retry-After', () => {
   });
 });
 
-describe('RenderQueue busy signal (print-first.ts)', () => {
+describe('RenderQueue busy signal (workers/print-first.ts)', () => {
   it('says busy when the first place is taken and idle when the last is freed, not while a waiter takes a place over', async () => {
     const told: boolean[] = [];
     const queue = new RenderQueue(1, 8, { onBusy: (busy) => told.push(busy) });
