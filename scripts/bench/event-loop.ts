@@ -6,7 +6,7 @@
 //   1,000-line /cii and /ubl one at a time (the XML written; /ubl prints its PDF too);
 //   received                a 1,000-line Factur-X PDF and its CII checked by /validate, and shown as a PDF (POST /);
 //   hostile PDF             a 1.6 MB received PDF whose catalogue lists 60,000 file specifications without streams.
-// The budget (README, operating): no delay of the service's loop over 100 ms above the machine's own.
+// The budget (docs/operating.md, Event loop): no delay of the service's loop over 100 ms above the machine's own.
 import { E_INVOICE } from '../../test/helpers/e-invoice-request';
 import { MachineNoise } from '../../test/helpers/loop-monitor';
 import { fmt } from './measure';

@@ -1,4 +1,4 @@
-// The README's client snippets (section "Clients") work against the real service: curl, Node's fetch and Python's
+// The client snippets of docs/clients.md work against the real service: curl, Node's fetch and Python's
 // urllib make the PDF of POST / and the UBL of POST /ubl; the Ruby one runs where Ruby is installed and is parsed by
 // Ruby's own parser (Prism, compiled to WebAssembly) everywhere. /docs shows the same snippets (x-codeSamples).
 import { spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { CODE_SAMPLES, SNIPPETS } from '../../server/http/openapi/snippets';
-import { readmeSnippets, runIn, snippet, type Run } from '../helpers/readme-snippets';
+import { docSnippets, runIn, snippet, type Run } from '../helpers/doc-snippets';
 import { sharedService } from '../helpers/service';
 
 function expectDocuments(run: Run): void {
@@ -35,11 +35,11 @@ function rubySyntaxErrors(source: string): string[] {
 
 const hasRuby = spawnSync('ruby', ['--version']).status === 0;
 
-describe('README client snippets', function () {
+describe('the client snippets of docs/clients.md', function () {
   this.timeout(120000);
 
   it('are the ones /docs shows, in the same order', async function () {
-    expect(readmeSnippets().map((s) => [s.lang, s.source])).to.deep.equal(SNIPPETS.map((s) => [s.lang, s.source]));
+    expect(docSnippets().map((s) => [s.lang, s.source])).to.deep.equal(SNIPPETS.map((s) => [s.lang, s.source]));
     const service = await sharedService();
     const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as { paths: Record<string, { post: Record<string, unknown> }> };
     for (const p of ['/', '/ubl']) expect(doc.paths[p]?.post['x-codeSamples'], p).to.deep.equal(CODE_SAMPLES);

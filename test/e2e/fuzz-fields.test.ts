@@ -243,8 +243,8 @@ async function sendOnce(body: string | Buffer, contentType: string, route: strin
     });
     answer = { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get('content-type') ?? '' };
   } catch (err) {
-    // A body over 4 × MAX_BODY_BYTES is answered 413 at once and the connection closed under the sender (README,
-    // Bodies): the client may see the broken pipe before the answer. Only such a body may end so.
+    // A body over 4 × MAX_BODY_BYTES is answered 413 at once and the connection closed under the sender
+    // (docs/operating.md, Bodies): the client may see the broken pipe before the answer. Only such a body may end so.
     if (Buffer.byteLength(body) <= 4 * MAX_BODY_BYTES) throw err;
     answer = { status: 413, bytes: new Uint8Array(), type: 'closed' };
   }

@@ -99,7 +99,7 @@ describe('keys CLI', function () {
     expect(body.message).to.be.a('string');
     const missing = await post(service, DOC, { key: null });
     expect(missing.status).to.equal(401);
-    // The reference's two fields as it has them, and the fields every error carries (README, "Errors").
+    // The reference's two fields as it has them, and the fields every error carries (docs/errors.md).
     const missingBody = (await missing.json()) as Record<string, unknown>;
     expect(missingBody).to.deep.include({
       error: 'invalid_request',

@@ -1,10 +1,10 @@
-// A typed client from the live /openapi.json: openapi-typescript makes the types, tsc compiles them with the README's
-// typed snippet (openapi-fetch), and the snippet makes the PDF of POST / and the UBL of POST /ubl on the real service.
+// A typed client from the live /openapi.json: openapi-typescript makes the types, tsc compiles them with the typed
+// snippet of docs/clients.md (openapi-fetch), and the snippet makes the PDF of POST / and the UBL of POST /ubl on the real service.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../server/config';
-import { runIn, snippet } from '../helpers/readme-snippets';
+import { runIn, snippet } from '../helpers/doc-snippets';
 import { sharedService } from '../helpers/service';
 
 const bin = (name: string) => path.join(projectRoot(), 'node_modules', '.bin', name);

@@ -1,7 +1,7 @@
 // The PDF/A-3 packaging of a real invoice PDF: the service prints examples/invoice.json with Chromium, toPdfA3()
-// attaches a CII document, and every PDF/A-3 requirement the README lists as checked is read back FROM THE FILE
+// attaches a CII document, and every PDF/A-3 requirement docs/pdf.md lists as checked is read back FROM THE FILE
 // with qpdf (--check, --json), pdfinfo, pdfdetach, pdffonts and pdftotext, never from the objects the code built.
-// No PDF/A validator runs here: what these checks cannot see is listed in the README.
+// No PDF/A validator runs here: what these checks cannot see is listed in docs/pdf.md.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

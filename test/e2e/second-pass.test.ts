@@ -251,7 +251,7 @@ describe('the second adversarial pass (issue 24)', function () {
     }
   });
 
-  it('finding 12: JSON may nest 64 levels as the README says (the 65th is a 400)', async function () {
+  it('finding 12: JSON may nest 64 levels as docs/api.md says (the 65th is a 400)', async function () {
     const nest = (levels: number) => '['.repeat(levels - 1) + '{}' + ']'.repeat(levels - 1);
     const ok = await post(service, `{"from":"A","to":"B","items":[{"name":"x"}],"junk":${nest(63)}}`, {
       headers: { 'content-type': 'application/json' },

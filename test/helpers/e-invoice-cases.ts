@@ -20,7 +20,7 @@ export interface EInvoiceCase {
   totals: { tax: string; grandTotal: string; payable: string; rates: string[] };
 }
 
-/** The profile each output makes when the request names none (README): peppol for /ubl, en16931 otherwise. */
+/** The profile each output makes when the request names none (docs/e-invoices.md): peppol for /ubl, en16931 otherwise. */
 export const DEFAULT_PROFILE: Record<Output, Profile> = { ubl: 'peppol', cii: 'en16931', 'factur-x': 'en16931' };
 
 /** BT-24 of each profile, as the published specifications spell it. */

@@ -210,7 +210,7 @@ export interface ArchiveCheck {
   pages: PageMarks[];
 }
 
-/** Reads `pdf` and checks what the README lists as checked for PDF/A-3 and PDF/UA-1. */
+/** Reads `pdf` and checks what docs/pdf.md lists as checked for PDF/A-3 and PDF/UA-1. */
 export async function archiveCheck(pdf: Uint8Array): Promise<ArchiveCheck> {
   const fileName = path.join(tempDir('archive-check'), 'doc.pdf');
   fs.writeFileSync(fileName, pdf);

@@ -1,6 +1,6 @@
 // The decisions the code cites are in the repository (docs/decisions.md): every "docs/decisions.md §N" in the sources,
-// tests, schemas, scripts, templates and the README names a section that exists there, and no citation points
-// elsewhere (a citation without the path meant the shared spec beside the clone, which a reader of the repository
+// tests, schemas, scripts, templates, the README and the pages of docs/ names a section that exists there, and no
+// citation points elsewhere (a citation without the path meant the shared spec beside the clone, which a reader of the repository
 // lacks).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,8 +24,15 @@ function textFiles(dir: string): string[] {
   });
 }
 
+/** The README and every page of docs/ (decisions.md included: it may cite its own sections). */
+function documents(): string[] {
+  const docs = path.join(ROOT, 'docs');
+  const pages = fs.readdirSync(docs).filter((name) => name.endsWith('.md'));
+  return [path.join(ROOT, 'README.md'), ...pages.map((name) => path.join(docs, name))];
+}
+
 function scannedFiles(): string[] {
-  return [...SCANNED.flatMap((dir) => textFiles(path.join(ROOT, dir))), path.join(ROOT, 'README.md')];
+  return [...SCANNED.flatMap((dir) => textFiles(path.join(ROOT, dir))), ...documents()];
 }
 
 /** The section numbers of docs/decisions.md, from its `## §N …` headings, in order. */
@@ -55,7 +62,7 @@ describe('docs/decisions.md and the comments that cite it', function () {
     expect(numbers).to.deep.equal(numbers.map((_, i) => i + 1));
   });
 
-  it('has every section the code, tests, schemas and README cite', function () {
+  it('has every section the code, tests, schemas, README and docs/ pages cite', function () {
     const known = new Set(sections());
     const cited = citations();
     expect(cited.length, 'citations found').to.be.greaterThan(20);

@@ -119,7 +119,7 @@ describe('parse-body', function () {
     expect(({} as Record<string, unknown>).x).to.equal(undefined);
   });
 
-  it('reads JSON nested as deep as the README says (64 levels), and refuses the 65th', function () {
+  it('reads JSON nested as deep as docs/api.md says (64 levels), and refuses the 65th', function () {
     const nest = (levels: number) => '['.repeat(levels - 1) + '{}' + ']'.repeat(levels - 1);
     expect(MAX_JSON_DEPTH).to.equal(64);
     expect(() => parseBody('json', Buffer.from(`{"a":${nest(63)}}`), LIMITS)).not.to.throw();

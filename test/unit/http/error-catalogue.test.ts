@@ -1,5 +1,5 @@
 // The error catalogue (issue 16): every code the source raises is listed once with its status and meaning, and the
-// README's error table and the OpenAPI description offer exactly that list; every body has one shape.
+// error table of docs/errors.md and the OpenAPI description offer exactly that list; every body has one shape.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -88,7 +88,7 @@ describe('error catalogue', function () {
   });
 
   for (const [file, heading, tableCodes] of [
-    ['README.md', '### Errors', ERROR_CODES],
+    ['docs/errors.md', '# Errors', ERROR_CODES],
     ['docs/api.md', '## Errors', ERROR_CODES.filter((c) => !(ACCOUNT_ERROR_CODES as readonly string[]).includes(c))],
   ] as const) {
     it(`${file}'s error table lists every code with its status, and nothing else`, function () {

@@ -1,5 +1,5 @@
-// The client snippets of the README's "Clients" section, read from the README itself (so what is tested is what
-// readers copy), and a temporary folder to run one in with DOCGEN_URL and DOCGEN_API_KEY set.
+// The client snippets of docs/clients.md, read from the page itself (so what is tested is what readers copy), and a
+// temporary folder to run one in with DOCGEN_URL and DOCGEN_API_KEY set.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,18 +11,18 @@ export interface Snippet {
   source: string;
 }
 
-/** The fenced code blocks of the README's "## Clients" section, in order. */
-export function readmeSnippets(readme = fs.readFileSync(path.join(projectRoot(), 'README.md'), 'utf8')): Snippet[] {
-  const start = readme.indexOf('\n## Clients\n');
-  if (start < 0) throw new Error('README.md has no "## Clients" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)\n```$/gm)].map((m) => ({ lang: m[1] ?? '', source: m[2] ?? '' }));
+/** The page that holds the client snippets: every fenced code block on it is one. */
+export const CLIENTS_PAGE = 'docs/clients.md';
+
+/** The fenced code blocks of docs/clients.md, in order. */
+export function docSnippets(page = fs.readFileSync(path.join(projectRoot(), CLIENTS_PAGE), 'utf8')): Snippet[] {
+  if (!page.startsWith('# Clients\n')) throw new Error(`${CLIENTS_PAGE} does not start with its "# Clients" title`);
+  return [...page.matchAll(/^```(\w+)\n([\s\S]*?)\n```$/gm)].map((m) => ({ lang: m[1] ?? '', source: m[2] ?? '' }));
 }
 
 export function snippet(lang: string): string {
-  const found = readmeSnippets().find((s) => s.lang === lang);
-  if (!found) throw new Error(`README.md's Clients section has no ${lang} block`);
+  const found = docSnippets().find((s) => s.lang === lang);
+  if (!found) throw new Error(`${CLIENTS_PAGE} has no ${lang} block`);
   return found.source;
 }
 
