@@ -1,5 +1,5 @@
 // Configuration: reads environment variables once, validates every one, and reports all bad values together.
-// Owns the names and defaults of every setting (the README lists them). Opens no connection and reads no file.
+// Owns the names and defaults of every setting (docs/configuration.md lists them). Opens no connection and reads no file.
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -263,7 +263,7 @@ function standardsSettings(read: EnvReader): StandardsSettings {
     rulesDir: path.resolve(str('RULES_DIR', standardsDir)),
     receivedEInvoices: bool('RECEIVED_EINVOICES', true),
     // One worker less than the cores (at least one, at most four): Chromium and the event loop keep a core; the
-    // workers run at a lower CPU priority besides (rules/rules-pool.ts). See the README for the measurements.
+    // workers run at a lower CPU priority besides (rules/rules-pool.ts). See docs/operating.md for the measurements.
     rulesWorkers: int('RULES_WORKERS', Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1, 64),
     rulesTimeoutMs: int('RULES_TIMEOUT_MS', 20000, 1000, 600000),
     rulesHoldMs: int('RULES_HOLD_MS', PRINT_FIRST_DEFAULTS.maxPauseMs, 0, 10000),

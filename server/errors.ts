@@ -1,6 +1,6 @@
 // Domain errors: every failure a client can see, as a code, a message and the facts (which fields, when to try
 // again). Core modules throw these and know nothing of HTTP; server/http/error-catalogue.ts alone gives each code its
-// status, headers and body, and lists every code with its meaning (a test holds it, the README and the OpenAPI
+// status, headers and body, and lists every code with its meaning (a test holds it, docs/errors.md and the OpenAPI
 // description to the same list). Messages say what failed and how to fix it; they never echo field values
 // (documents are never logged).
 

@@ -26,8 +26,9 @@ function standardOutput(): pino.DestinationStream {
   const stat = fs.fstatSync(1);
   const fd = (stat.isFIFO() ? reopenedNonBlocking() : undefined) ?? 1;
   if (fd === 1 && (stat.isFIFO() || stat.isSocket())) {
-    const handle = (process.stdout as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
-    handle?.setBlocking?.(false);
+    // Node's own socket handle, not in its types: set non-blocking where libuv offers it.
+    const stdout: NodeJS.WriteStream & { _handle?: { setBlocking?: (blocking: boolean) => number } } = process.stdout;
+    stdout._handle?.setBlocking?.(false);
   }
   let giveUpAt = Number.POSITIVE_INFINITY;
   const dest = pino.destination({

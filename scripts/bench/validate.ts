@@ -1,5 +1,5 @@
 // The bench's section on checking received e-invoices (POST /validate's engine), in one run:
-//   1. the 33 official examples (../shared/standards/examples), each checked the naive way (SaxonJS.transform with
+//   1. the 33 official examples (installed with the standards: vendor/examples), each checked the naive way (SaxonJS.transform with
 //      stylesheetFileName, per rule set per call, in-process: the SEF read and prepared every time) and by the engine
 //      (checkReceived: XSD, then the rule sets in the rules pool, parsed once per worker), side by side: for every
 //      document the two run one after the other, the order alternating, so that the machine's drifts fall on both;

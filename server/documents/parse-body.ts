@@ -12,7 +12,7 @@ export type BodyKind = 'json' | 'form';
  * of pipeline.parse) cannot be handed to validation: the compiler refuses it. */
 export type ParsedBody = Record<string, unknown> | unknown[] | string | number | boolean | null;
 
-/** The deepest nesting a JSON body may have (the README's contract): documents need 4 levels; deeper ones are
+/** The deepest nesting a JSON body may have (docs/api.md, the contract): documents need 4 levels; deeper ones are
  * refused before any walk. */
 export const MAX_JSON_DEPTH = 64;
 

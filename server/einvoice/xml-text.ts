@@ -10,7 +10,7 @@
 // fraction of that. It writes what the e-invoice builders make: elements, attributes and text (a comment, CDATA or
 // processing instruction in the tree is a bug, and an error here).
 // Owns the serialization only; must not build or change the tree.
-import type { Element, Node } from '@oozcitak/dom/lib/dom/interfaces';
+import type { CharacterData, Element, Node } from '@oozcitak/dom/lib/dom/interfaces';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -19,7 +19,7 @@ const XML = 'http://www.w3.org/XML/1998/namespace';
 
 /** The document `builder` belongs to, as UTF-8 XML text with its declaration. */
 export function xmlText(builder: XMLBuilder): string {
-  const doc = builder.doc().node as unknown as Node;
+  const doc: Node = builder.doc().node;
   let out = DECLARATION;
   const scope = new Map<string, string>([['xml', XML]]);
   for (let child = doc.firstChild; child; child = child.nextSibling) out = writeNode(child, scope, out);
@@ -28,7 +28,7 @@ export function xmlText(builder: XMLBuilder): string {
 
 /** `out` with `node` written after it (strings joined as they come: V8 keeps them as ropes until read). */
 function writeNode(node: Node, scope: Map<string, string>, out: string): string {
-  if (node.nodeType === 3) return out + escapeText((node as unknown as { data: string }).data);
+  if (node.nodeType === 3) return out + escapeText((node as CharacterData).data);
   if (node.nodeType !== 1) throw new Error(`xmlText writes elements, attributes and text, not a node of type ${node.nodeType}`);
   const element = node as Element;
   const prefix = element.prefix ?? '';

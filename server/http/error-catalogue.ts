@@ -1,6 +1,6 @@
 // Every error code a client can get, with its HTTP status and what it means: the one place that turns the core's
 // domain errors (server/errors.ts) into statuses, headers and bodies. test/unit/http/error-catalogue.test.ts holds
-// the README's error table, the OpenAPI description and every code the source raises to this list.
+// the error table of docs/errors.md, the OpenAPI description and every code the source raises to this list.
 // One body shape for every error, keeping the reference's fields (docs/decisions.md §5):
 //   {error, message, type, code, request_id, details?}
 // `error` is the code on a 401 (`invalid_request` for a missing key, as the reference has it) and the sentence

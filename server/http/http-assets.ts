@@ -1,5 +1,6 @@
 // The data files of the HTTP edge, read once at start-up (service.ts calls loadHttpAssets once): the account pages'
-// templates (account/pages.ts), the request examples in examples/ (the OpenAPI description's and the studio's), and
+// templates (account/pages.ts), the request examples in examples/ (the OpenAPI description's and the studio's; the
+// received e-invoices of examples/received/ the description's POST /validate), and
 // the package's version (the description's info.version). A missing or broken file stops start-up with every problem
 // listed at once, as server/assets.ts does for the core's files (the same StartupError). Must not read a file after
 // start-up, nor load the core's data files (assets.ts owns those, and live reload reloads only them).
@@ -15,6 +16,8 @@ export interface HttpAssets {
   pages: PageRenderer;
   /** examples/<type>.json by type: the documents the description and the studio show. */
   examples: Map<string, Node>;
+  /** examples/received/*.xml by file name: the received e-invoices the description shows POST /validate. */
+  receivedExamples: Map<string, string>;
   /** package.json's version. */
   version: string;
 }
@@ -27,9 +30,28 @@ export function loadHttpAssets(root: string, codeRoot = projectRoot()): HttpAsse
   const { problems, attempt } = startupLoaders();
   const pages = attempt(() => loadPages(path.join(root, 'templates', 'account')));
   const examples = attempt(() => loadDocumentExamples(path.join(root, 'examples')));
+  const receivedExamples = attempt(() => loadReceivedExamples(path.join(root, 'examples', 'received')));
   const version = attempt(() => packageVersion(path.join(codeRoot, 'package.json')));
-  if (problems.length > 0 || !pages || !examples || version === undefined) throw new StartupError(problems);
-  return { pages, examples, version };
+  if (problems.length > 0 || !pages || !examples || !receivedExamples || version === undefined) throw new StartupError(problems);
+  return { pages, examples, receivedExamples, version };
+}
+
+/** Every examples/received/*.xml by its name; none when the folder is absent. Throws naming a file that is not XML
+ * text (its first characters are not an XML declaration). */
+export function loadReceivedExamples(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!fs.existsSync(dir)) return out;
+  const problems: string[] = [];
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.xml'))
+    .sort()) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    if (text.startsWith('<?xml ')) out.set(file, text);
+    else problems.push(`examples/received/${file}: not XML (it must start with an XML declaration)`);
+  }
+  if (problems.length > 0) throw new StartupError(problems);
+  return out;
 }
 
 /** Every examples/*.json by its name; none when the folder is absent. Throws naming every file that is not JSON. */

@@ -33,6 +33,8 @@ export interface OpenApiOptions {
 export interface OpenApiFiles {
   /** examples/<type>.json by type. */
   examples: Map<string, Node>;
+  /** examples/received/*.xml by file name (the description's received e-invoices). */
+  receivedExamples: Map<string, string>;
   /** package.json's version. */
   version: string;
 }
@@ -65,7 +67,7 @@ export function buildOpenApi(registry: SchemaRegistry, files: OpenApiFiles, opti
     ],
     paths: {
       ...documentPaths(files.examples, encodings),
-      '/validate': validateOperation(),
+      '/validate': validateOperation(files.receivedExamples),
       '/status': statusOperation(),
       '/batch': batchOperation(files.examples, maxBatch, encodings.batch),
       '/brand': brandOperations(),

@@ -1,4 +1,4 @@
-// Received e-invoices over HTTP (issue 26): which bodies are received e-invoices (their Content-Type: XML, or a
+// Received e-invoices over HTTP: which bodies are received e-invoices (their Content-Type: XML, or a
 // Factur-X / ZUGFeRD PDF), and the query's options of the operations that take them (`profile`, `theme`). POST
 // /validate answers the report; POST /, /ubl, /cii and /factur-x show or convert a received body instead of making a
 // document from a JSON or form request. The work is received-pipeline.ts's; this module turns headers and the query
@@ -8,9 +8,6 @@ import { errors } from '../errors';
 import type { Profile } from '../einvoice/model';
 import { PROFILES } from '../einvoice/profiles';
 import type { ReceivedBody } from '../received-pipeline';
-
-/** The media types of a received e-invoice, as the OpenAPI description lists them. */
-export const RECEIVED_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf'] as const;
 
 /** `xml` or `pdf` when the Content-Type is a received e-invoice's (`application/xml`, `text/xml`, any `+xml`,
  * `application/pdf`); undefined for the document requests' JSON and form bodies (and anything else). */

@@ -22,16 +22,13 @@ import { THEME_ID } from '../documents/theme-ids';
 import type { Node } from './openapi/schemas';
 import { languagePreferences } from './accept-language';
 import { otherMethods } from './other-methods';
+import { PAGE_MARGIN_IN, PAPER } from '../documents/paper';
 
 const STUDIO_DIR = path.join(projectRoot(), 'studio');
 
-/**
- * The paper the printer uses for each page size, in inches, and its margins when a document's CSS has no @page margin
- * (the themes set theirs in themes/base.css, which the studio reads from the HTML it previews). Copies of PAPER and
- * DEFAULT_MARGIN in server/pdf/browser-pool.ts: the HTML preview lays out at this width, so that lines break as in the PDF.
- */
-const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 8.27, height: 11.7 } } as const;
-const PRINTER_MARGIN = { top: '0.55in', right: '0.6in', bottom: '0.75in', left: '0.6in' } as const;
+/** The printer's margins as CSS lengths (documents/paper.ts), for a document whose CSS has none: the HTML preview lays
+ * out at the paper's width less these, so that lines break as in the PDF. */
+const PRINTER_MARGIN = Object.fromEntries(Object.entries(PAGE_MARGIN_IN).map(([side, inches]) => [side, `${inches}in`]));
 
 interface PreviewRequest {
   type?: string;

@@ -17,7 +17,7 @@ import https from 'node:https';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { boundBitmap } from './bitmap';
-import { sanitizeSvg } from './svg-sanitize';
+import { sanitizeSvg } from './svg/sanitize';
 
 export { MAX_LOGO_PIXELS } from './bitmap';
 

@@ -1,5 +1,5 @@
 // Prices that include tax (`prices_include_tax`): the net form of a document whose amounts are gross, as an
-// e-invoice states it (EN 16931 carries net prices and amounts). The rounding rule (README "Prices that include
+// e-invoice states it (EN 16931 carries net prices and amounts). The rounding rule (docs/documents.md "Prices that include
 // tax"): per VAT group (money/vat.ts), the tax is taken out of the group's gross total once, rounded to the minor
 // unit, and the group's net is the gross less that tax, so the total is the sum of the gross amounts to the cent.
 // Each gross amount of the group (a line before and after its own allowances and charges, its share of the discount,

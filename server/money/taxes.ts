@@ -1,7 +1,7 @@
 // Several taxes on one document (`taxes`: GST + PST, CGST + SGST, a compound QST, a flat levy), each line subject to
 // the taxes it names (`items[].taxes`, default all). Lines subject to the same taxes form a set; the discount and the
 // document allowances and charges are shared across the sets in proportion to their amounts (vat.ts's `share`, to the
-// minor unit), shipping stays untaxed (README "Several taxes"). A rate tax is its rate of the taxable amount of its
+// minor unit), shipping stays untaxed (docs/e-invoices.md "Several taxes"). A rate tax is its rate of the taxable amount of its
 // lines, rounded once; a compound one is charged on that amount plus the earlier taxes on those lines (an earlier tax
 // that also taxes other lines counts with its lines' share of it); a flat one is its amount. Also says whether the
 // taxes map to one VAT rate per line (for the e-invoices), and why not. With prices that include tax

@@ -58,6 +58,8 @@ interface PageDocument {
 // The page's own globals, as these functions see them when they run there (they are sent as source text): declared
 // for this module only, so that the server's program knows nothing of a DOM.
 declare const document: PageDocument;
+/** The page's global object, where long texts wait in parts for swapDocument. */
+declare const window: HeldTexts;
 declare function addEventListener(type: 'load', listener: () => void, options: { once: boolean }): void;
 
 /** Replaces the page's whole document, then waits for its load event and its fonts. */
@@ -74,8 +76,7 @@ export async function writeDocument(html: string): Promise<void> {
  * takes it: Chromium carries several messages of a hundred kilobytes faster than one of several hundred (print-page.ts).
  */
 export async function holdPart(input: { text: HeldText; part: string; first: boolean }): Promise<void> {
-  const page = globalThis as unknown as HeldTexts;
-  const held = (page.docgenHeld ??= {});
+  const held = (window.docgenHeld ??= {});
   held[input.text] = input.first ? input.part : (held[input.text] ?? '') + input.part;
 }
 
@@ -86,9 +87,8 @@ export async function holdPart(input: { text: HeldText; part: string; first: boo
  */
 export async function swapDocument(input: SwapInput): Promise<void> {
   const doc = document;
-  const page = globalThis as unknown as HeldTexts;
-  const held = page.docgenHeld ?? {};
-  page.docgenHeld = undefined;
+  const held = window.docgenHeld ?? {};
+  window.docgenHeld = undefined;
   // Parts announced (null) but never held would print a document without its body or faces: refused instead.
   const fontCss = input.fontCss ?? held.fontCss;
   const html = input.body ?? held.body;

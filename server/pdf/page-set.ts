@@ -50,7 +50,7 @@ export class PageSet {
   /**
    * `size`: pages kept; `maxRendersPerPage`: renders before a page is replaced (0: never). A page written whole for
    * each document got slower with use (its throughput halved within 600 renders); a resident page, whose body is
-   * replaced, keeps its speed, and is replaced to bound what a renderer accumulates (README: 1,000 by default).
+   * replaced, keeps its speed, and is replaced to bound what a renderer accumulates (docs/configuration.md: 1,000 by default).
    * `current`: the connected browser, if any (a replacement is only made for the browser that is still there).
    */
   constructor(

@@ -5,7 +5,7 @@
 // XML as an associated file (/AF, /AFRelationship, /Names /EmbeddedFiles). The page content, fonts and structure
 // tree are kept as they are; the input's own XMP and OutputIntent are replaced, not left behind.
 // A pure function: no HTTP, no invoice knowledge beyond what it is given; it does not build or check the XML, and it
-// does not make content conform that Chromium did not (colour spaces, transparency: see the README).
+// does not make content conform that Chromium did not (colour spaces, transparency: see docs/pdf.md).
 // The PDF structure is handled by @cantoo/pdf-lib (a maintained fork of pdf-lib). Its own convertToPDFA() is not
 // used: it takes over the XMP and rewrites it from the Info dictionary on every save, while this module must decide
 // the exact packet (fx: properties, the extension schema) and prove it from the file.

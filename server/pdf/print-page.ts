@@ -10,9 +10,10 @@
 import type { CDPSession, Page, Protocol } from 'puppeteer';
 import { randomUUID } from 'node:crypto';
 import { holdPart, markPageBottom, settlePageBottom, swapDocument, writeDocument, type HeldText, type SwapInput } from './page-scripts';
+import { PAGE_MARGIN_IN, PAPER, type PageSize } from '../documents/paper';
 
 export interface PrintOptions {
-  format: 'letter' | 'a4';
+  format: PageSize;
   /** The document has an element to set on the bottom edge of its last page (`data-page-bottom`; the Swiss QR-bill):
    * printed twice, the second time with the element moved down by what the first left below it. */
   pageBottom?: boolean;
@@ -62,10 +63,6 @@ export const STREAM_ABOVE_CHARS = 48 * 1024;
 /** The stream's chunk: the pipe's own size read faster than Chromium's default (about a megabyte) and than 32, 48,
  * 96, 256 and 512 KiB, over alternating runs on the 1,000-line statement (within the noise of one another at best). */
 const STREAM_CHUNK_BYTES = 64 * 1024;
-
-const DEFAULT_MARGIN = { top: 0.55, right: 0.6, bottom: 0.75, left: 0.6 };
-/** Paper sizes in inches (A4 exactly 210 x 297 mm, where puppeteer's table rounds it to 8.27 x 11.7 in). */
-const PAPER = { letter: { width: 8.5, height: 11 }, a4: { width: 210 / 25.4, height: 297 / 25.4 } } as const;
 
 export async function printPage(
   page: Page,
@@ -283,7 +280,7 @@ async function print(session: CDPSession, options: Printing, guard: Guard): Prom
 /** What every print asks of Chromium (the benchmark's print-only limits ask the same paper, margins and tagging). */
 export function printParameters(format: PrintOptions['format']): Protocol.Page.PrintToPDFRequest {
   const paper = PAPER[format];
-  const margin = DEFAULT_MARGIN;
+  const margin = PAGE_MARGIN_IN;
   return {
     transferMode: 'ReturnAsBase64',
     paperWidth: paper.width,

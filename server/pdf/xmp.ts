@@ -3,8 +3,8 @@
 // language, for a Factur-X / ZUGFeRD invoice the fx: properties, and the PDF/A extension schemas that declare
 // pdfuaid: and fx: (PDF/A only accepts properties outside its predefined schemas when the packet declares them).
 // It only builds text: it must not read or write PDFs (server/pdf/archive.ts and pdfa3.ts put the packet in the file).
-// The extension schema below is the one published with Factur-X (shared/standards/factur-x/
-// Factur-X_extension_schema.xmp); test/unit/pdf/xmp.test.ts checks that the two say the same.
+// The extension schema below is the one published with Factur-X (its Factur-X_extension_schema.xmp, installed with the
+// standards); test/unit/pdf/xmp.test.ts checks that the two say the same.
 
 /** The namespace of the Factur-X XMP properties (with its trailing '#', as the Factur-X specification writes it). */
 export const FX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';

@@ -15,6 +15,7 @@ import { blockLanguage } from './fonts/script-language';
 import { needsOwnDirection } from './fonts/own-direction';
 import { cssReaches, markupReaches, type Theme, type ThemeSet } from './themes';
 import type { Cell, DocumentView } from './view/view-model';
+import { PAGE_MARGIN_IN } from '../documents/paper';
 
 export type ThemeInfo = Pick<Theme, 'id' | 'name' | 'description' | 'pageSize'>;
 
@@ -139,6 +140,7 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
         css: style({
           fontStack: fonts.stack,
           pageOfCss: pageCounterCss(view.pageOf),
+          margin: PAGE_MARGIN_IN,
           qrBill: view.qrBill !== undefined,
           footer: view.footer,
           brand: view.brand && brandCss(view.brand),

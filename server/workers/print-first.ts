@@ -19,7 +19,7 @@ export interface PrintFirstOptions {
 }
 
 /** Held 900 ms, then run 100 ms: a check gets a tenth of its time under a steady stream of PDFs, which print at
- * 1.03-1.15x their pace alone with one worker (1.10x held at most 400 ms at a time; 1.25-1.5x never held: README,
+ * 1.03-1.15x their pace alone with one worker (1.10x held at most 400 ms at a time; 1.25-1.5x never held: docs/operating.md,
  * "Received e-invoices", Speed). */
 export const PRINT_FIRST_DEFAULTS = { maxPauseMs: 900, minRunMs: 100 };
 

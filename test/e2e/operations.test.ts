@@ -218,6 +218,20 @@ describe('GET /openapi.json', function () {
     expect(res.status, await res.clone().text()).to.equal(200);
   });
 
+  it('shows POST /validate a UBL and a CII example, each valid under every rule set it names', async function () {
+    const service = await sharedService();
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const examples = doc.paths['/validate'].post.requestBody.content['application/xml'].examples as Record<string, { value: string }>;
+    expect(Object.keys(examples)).to.deep.equal(['invoice-cii', 'invoice-ubl']);
+    for (const [name, { value }] of Object.entries(examples)) {
+      const res = await post(service, value, { path: '/validate', headers: { 'content-type': 'application/xml' } });
+      expect(res.status, name).to.equal(200);
+      const report = (await res.json()) as { valid: boolean; rule_sets: { name: string; fatal: number }[]; errors: unknown[] };
+      expect(report.valid, `${name}: ${JSON.stringify(report.errors)}`).to.equal(true);
+      expect(report.rule_sets.map((c) => c.name).join(', '), name).to.match(name === 'invoice-ubl' ? /Peppol BIS Billing/ : /EN 16931 CII/);
+    }
+  });
+
   it('describes the form body of POST /batch the same way: documents[i] in bracket keys, strings; its example is accepted', async function () {
     const service = await sharedService();
     const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

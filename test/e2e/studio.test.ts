@@ -25,7 +25,7 @@ async function preview(page: Page): Promise<{ text: string; bar: string }> {
   });
 }
 
-/** The printed content width in CSS px: the paper's width less the @page side margins of themes/base.css (0.6in each). */
+/** The printed content width in CSS px: the paper's width less the page side margins (documents/paper.ts: 0.6in each). */
 const PX_PER_IN = 96;
 const CONTENT_WIDTH = { letter: (8.5 - 1.2) * PX_PER_IN, a4: (210 / 25.4 - 1.2) * PX_PER_IN };
 

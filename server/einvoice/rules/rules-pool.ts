@@ -44,7 +44,7 @@ export interface RulesPoolOptions {
 }
 
 /** The workers' default nice increment: they get about a tenth of a core that Chromium or the event loop wants, and
- * every idle cycle (README, "Checking received e-invoices", for the measurements). */
+ * every idle cycle (docs/operating.md, "Checking received e-invoices", for the measurements). */
 export const RULES_NICENESS = 10;
 /** The rules of a 10,000-line invoice take under 300 MiB besides the rule sets' own 100 MiB. */
 export const RULES_WORKER_HEAP_MIB = 1024;

@@ -1,5 +1,5 @@
 // The request examples of the OpenAPI description: the documents in examples/*.json (one per type, the same files the
-// README and the studio show; read once at start-up by http-assets.ts) as JSON, and the invoice and POST /batch's two
+// docs and the studio show; read once at start-up by http-assets.ts) as JSON, and the invoice and POST /batch's two
 // documents as form fields in bracket notation. Reads no file; must not invent documents of its own, so the
 // description shows what the service is tested with.
 import type { Node } from './schemas';

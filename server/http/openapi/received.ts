@@ -1,4 +1,4 @@
-// The received e-invoices in the OpenAPI description (issue 26): the XML and PDF bodies that /, /ubl, /cii and
+// The received e-invoices in the OpenAPI description: the XML and PDF bodies that /, /ubl, /cii and
 // /factur-x take besides JSON and form documents, their query parameters, and POST /validate with its report
 // (schemas/validation-report.json). Must not describe the document bodies (schemas.ts) nor error bodies (responses.ts).
 import { documentHeaders, errorResponses } from './responses';
@@ -7,7 +7,7 @@ import type { Node } from './schemas';
 
 const binary = { type: 'string', format: 'binary' };
 
-/** A received e-invoice as a body (issue 26): UBL or CII as XML, or a Factur-X / ZUGFeRD PDF. */
+/** A received e-invoice as a body: UBL or CII as XML, or a Factur-X / ZUGFeRD PDF. */
 export const RECEIVED_CONTENT = {
   'application/xml': { schema: { type: 'string', description: 'A UBL 2.1 Invoice or CreditNote, or a CII D16B CrossIndustryInvoice' } },
   'text/xml': { schema: { type: 'string', description: 'As application/xml' } },
@@ -46,8 +46,23 @@ export const RECEIVED_PARAMETERS: Record<ReceivedUse, Node[]> = {
 };
 export const RECEIVED_ERRORS = [400, 401, 405, 408, 413, 415, 422, 429, 500, 503] as const;
 
-/** POST /validate: a received body in, the report out. */
-export function validateOperation(): Node {
+/** The received bodies with `examples` of the XML ones: each file of examples/received/ by its name. */
+function receivedContentWith(examples: Map<string, string>): Node {
+  if (examples.size === 0) return RECEIVED_CONTENT;
+  const xmlExamples = Object.fromEntries(
+    [...examples].map(([file, value]) => [
+      file.replace(/\.xml$/, '').replace(/\W+/g, '-'),
+      { summary: `examples/received/${file}`, value },
+    ]),
+  );
+  return {
+    ...RECEIVED_CONTENT,
+    'application/xml': { ...RECEIVED_CONTENT['application/xml'], examples: xmlExamples },
+  };
+}
+
+/** POST /validate: a received body in, the report out; `examples`: the XML bodies it shows (examples/received/). */
+export function validateOperation(examples: Map<string, string> = new Map()): Node {
   return {
     post: {
       operationId: 'validateEInvoice',
@@ -59,7 +74,7 @@ export function validateOperation(): Node {
         'XRechnung 3.0, the Factur-X profiles. An invoice that breaks rules is a 200 with `valid: false`; only a body ' +
         'that is not an e-invoice is an error (415 unsupported_document, 400 malformed_xml). Counts as one document.',
       tags: ['e-invoices'],
-      requestBody: { required: true, content: RECEIVED_CONTENT },
+      requestBody: { required: true, content: receivedContentWith(examples) },
       responses: {
         200: {
           description: 'The report, whether the invoice passes or not',

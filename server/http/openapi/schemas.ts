@@ -55,7 +55,7 @@ export function errorSchema(): Node {
     type: 'object',
     required: ['error', 'message', 'type', 'code', 'request_id'],
     description:
-      'Every error has this shape (README, "Errors"). `error` is the code on a 401 (`invalid_request` for a missing key) and the sentence elsewhere, as in the reference.',
+      'Every error has this shape (docs/errors.md). `error` is the code on a 401 (`invalid_request` for a missing key) and the sentence elsewhere, as in the reference.',
     properties: {
       error: { type: 'string', description: 'The reference field: a code on 401, else what failed and how to fix it' },
       message: { type: 'string', description: 'What failed and how to fix it' },

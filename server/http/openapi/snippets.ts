@@ -1,6 +1,6 @@
 // The client snippets for POST / and POST /ubl, shown on /docs (Redoc's x-codeSamples) and copied verbatim into the
-// README's "Clients" section. test/e2e/clients.test.ts runs the README's copies against the real service and holds
-// them equal to these, so neither the page nor the README can drift from a snippet that works.
+// docs/clients.md. test/e2e/clients.test.ts runs that page's copies against the real service and holds
+// them equal to these, so neither the OpenAPI page nor docs/clients.md can drift from a snippet that works.
 // Every snippet reads DOCGEN_URL and DOCGEN_API_KEY and writes invoice.pdf and invoice.xml in the current folder.
 
 const CURL = `# POST /: a PDF from a JSON body
@@ -114,7 +114,7 @@ invoice = {
   File.binwrite(name, response.body)
 end`;
 
-/** The README's fenced blocks, by info string, in the order the README shows them. */
+/** docs/clients.md's fenced blocks, by info string, in the order that page shows them. */
 export const SNIPPETS = [
   { lang: 'sh', label: 'curl', source: CURL },
   { lang: 'js', label: 'Node (fetch)', source: NODE_FETCH },

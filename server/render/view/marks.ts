@@ -11,6 +11,7 @@
 //   its rows at 340 pt a row, 10 % short of the 7 pt box beside the page counter on A4, so that it never reaches the
 //   body nor the paper's edge. Plain data and CSS text; knows no HTML.
 import type { Stamp } from '../../documents/model';
+import { PAGE_MARGIN_IN } from '../../documents/paper';
 
 export interface StampView {
   text: string;
@@ -73,7 +74,7 @@ const ROW_PT = 7 * 1.35;
 /** The room above the footer (from the body) and below it (to the paper's edge), in points. */
 const GAP_PT = 12;
 const EDGE_PT = 26;
-const MIN_MARGIN_IN = 0.75;
+const MIN_MARGIN_IN = PAGE_MARGIN_IN.bottom;
 
 /** A margin box does not break a word that is wider than the box (overflow-wrap is not applied there): a word of more
  * than LONG_WORD characters gets a zero-width space after every BREAK_EVERY, where the line may wrap. */

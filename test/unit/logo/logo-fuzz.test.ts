@@ -15,7 +15,8 @@ import fc from 'fast-check';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import sharp from 'sharp';
 import { fetchLogo } from '../../../server/logo/fetch-logo';
-import { ALLOWED_ELEMENTS, MAX_SVG_ELEMENTS, SVG_NS, sanitizeSvg } from '../../../server/logo/svg-sanitize';
+import { ALLOWED_ELEMENTS, MAX_SVG_ELEMENTS, SVG_NS } from '../../../server/logo/svg/allowlists';
+import { sanitizeSvg } from '../../../server/logo/svg/sanitize';
 import { crc32, dataUri, lyingGif, svgUseFanout } from '../../helpers/logo-bombs';
 
 const SEED = 20261124;

@@ -93,14 +93,16 @@ describe('the QR-bill as printed', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docgen-qr-bill-labels-'));
     const table = JSON.parse(fs.readFileSync(path.join(LOCALES, 'qr-bill.json'), 'utf8'));
     delete table.languages.it;
+    delete table.languages.en.code_alt;
     delete table.languages.de.amount;
     table.languages.fr.extra = 'x';
     fs.writeFileSync(path.join(dir, 'qr-bill.json'), JSON.stringify(table));
     const problems: string[] = [];
     loadQrBillLabels(dir, problems);
     expect(problems).to.deep.equal([
+      'qr-bill.json: languages.en lacks code_alt',
       'qr-bill.json: languages.de lacks amount',
-      'qr-bill.json: languages.fr has key(s) en does not: extra',
+      'qr-bill.json: languages.fr has key(s) the QR-bill does not print: extra',
       'qr-bill.json: languages.it is missing',
     ]);
     fs.rmSync(path.join(dir, 'qr-bill.json'));

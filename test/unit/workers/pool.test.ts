@@ -215,9 +215,13 @@ describe('the worker pool, workers as child processes', function () {
   });
 
   it('a stopped worker dies with its pool’s process, even one killed at once (SIGKILL: no exit handler runs)', async function () {
-    const parent = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, '..', '..', 'fixtures', 'workers', 'pool-parent.ts')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const parent = spawn(
+      process.execPath,
+      ['--require', 'tsx/cjs', path.join(__dirname, '..', '..', 'fixtures', 'workers', 'pool-parent.ts')],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
     await new Promise((r) => setTimeout(r, 100));
     expect(processState(pid)).to.equal('T');

@@ -4,8 +4,9 @@
 // and what <use> draws again.
 import { expect } from 'chai';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { MAX_SVG_ELEMENTS, SVG_NS, sanitizeSvg } from '../../../server/logo/svg-sanitize';
-import { svgEntityImage, svgPrefixedImage, svgUseFanout } from '../../helpers/logo-bombs';
+import { MAX_SVG_ELEMENTS, SVG_NS } from '../../../../server/logo/svg/allowlists';
+import { sanitizeSvg } from '../../../../server/logo/svg/sanitize';
+import { svgEntityImage, svgPrefixedImage, svgUseFanout } from '../../../helpers/logo-bombs';
 
 const svg = (body: string, attrs = '') => `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink"${attrs}>${body}</svg>`;
 
