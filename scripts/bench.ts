@@ -25,9 +25,7 @@
 // PDF/A + UA against Chromium alone (archive.ts) and the checking of received e-invoices (validate.ts): the 33
 // official examples the naive way against the engine, and what checking a 10,000-line invoice costs the PDFs of others.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { loadConfig, projectRoot } from '../server/config';
 import { PrintFirst } from '../server/workers/print-first';
 import { archivePdf } from '../server/pdf/archive';
