@@ -468,7 +468,7 @@ function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, del
   console.log(
     `  100 ms logo host: throughput ${ratio(slow.throughput, plain.throughput)} × no logo (≥ 0.9), p99 ${fmt(slow.p99)} ms (< 1000), image server asked ${images.requests()} times (≤ 1 per ${LOGO_MAX_AGE} s)`,
   );
-  console.log(`  /ubl: throughput ${ratio(ubl.throughput, plain.throughput)} × POST / (issue 7: ≥ 0.7)`);
+  console.log(`  /ubl: throughput ${ratio(ubl.throughput, plain.throughput)} × POST / (≥ 0.7)`);
   return plain;
 }
 

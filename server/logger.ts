@@ -16,7 +16,7 @@ export function createLogger(level: string): Logger {
  * Standard output for the logs, written so that a reader that stops reading (a supervisor that hangs, a pipe nobody
  * drains) never holds the process. Node makes a pipe or socket on standard output blocking: a write to a full one
  * then never returned, in libuv's thread pool (whose threads the process joins as it exits) or in pino's synchronous
- * flush on exit, and the process never ended after SIGTERM (the third adversarial pass: 3 times in 3). So the logs go
+ * flush on exit, and the process never ended after SIGTERM (a security review saw this 3 times in 3). So the logs go
  * to a non-blocking file description of their own (a pipe, reopened), or to standard output made non-blocking (a
  * socket, which cannot be reopened; the worker processes no longer share it, workers/child-process.ts): a write to a full one
  * waits in the event loop (sonic-boom tries again later), and the flush on exit gives up after EXIT_FLUSH_MS,

@@ -1,9 +1,9 @@
-// Received e-invoices (issue 26), from the bytes that arrive to what each operation answers, with no HTTP in it: a
-// Factur-X / ZUGFeRD PDF opened for the XML inside and its PDF/A-3 structure checked (einvoice/received/facturx-pdf.ts),
-// the XML checked against its XSD and every official rule set of its specification (einvoice/received/check.ts), read
-// into the one EN 16931 model (ubl/read.ts, cii/read.ts), then shown as a PDF (DocumentPipeline.renderReceived) or
-// written in another syntax from that model (retarget.ts says which specification the output keeps). An invoice that
-// breaks its own rules is never converted into something that looks valid: invalid_e_invoice with its report.
+// Received e-invoices, from the bytes that arrive to what each operation answers, with no HTTP in it: a Factur-X /
+// ZUGFeRD PDF opened for the XML inside and its PDF/A-3 structure checked (einvoice/received/facturx-pdf.ts), the XML
+// checked against its XSD and every official rule set of its specification (einvoice/received/check.ts), read into the
+// one EN 16931 model (ubl/read.ts, cii/read.ts), then shown as a PDF (DocumentPipeline.renderReceived) or written in
+// another syntax from that model (retarget.ts says which specification the output keeps). An invoice that breaks its
+// own rules is never converted into something that looks valid: invalid_e_invoice with its report.
 import { inTurn } from './cpu-turns';
 import type { XsdValidator } from './einvoice/xsd-validator';
 import { pdfFilename } from './documents/filename';

@@ -1,9 +1,9 @@
-// An account's brand (PUT /brand, issue 43): its base theme, accent and text colours, body font, logo, letterhead
-// footer, language and paper, applied to every document made with the account's keys unless the request says
-// otherwise. Checks a brand as sent (schemas/brand.json, then what a schema cannot say: a colour whose text would be
-// unreadable, by the WCAG 2.1 contrast ratio; a font that is not shipped or prints no Latin; a language without a
-// catalogue) and lays a brand under a request. Every problem names its field. Knows no store and no HTTP; the logo is
-// fetched and checked where logos are (logo/), once, when the brand is set.
+// An account's brand (PUT /brand): its base theme, accent and text colours, body font, logo, letterhead footer,
+// language and paper, applied to every document made with the account's keys unless the request says otherwise. Checks
+// a brand as sent (schemas/brand.json, then what a schema cannot say: a colour whose text would be unreadable, by the
+// WCAG 2.1 contrast ratio; a font that is not shipped or prints no Latin; a language without a catalogue) and lays a
+// brand under a request. Every problem names its field. Knows no store and no HTTP; the logo is fetched and checked
+// where logos are (logo/), once, when the brand is set.
 import { errors, type FieldProblem } from '../errors';
 import type { ParsedBody } from './parse-body';
 import type { SchemaRegistry } from './schema-registry';

@@ -41,7 +41,7 @@ function month(name: string): number | undefined {
 }
 
 /** An ISO 8601 time of day with its optional offset (`09:30`, `23:59:60.5Z`, `12:00+05:30`): whether it is a real
- * one (2015-02-09T25:61:00Z is not: issue 24, finding 9). A leap second (60) is real. */
+ * one (2015-02-09T25:61:00Z is not). A leap second (60) is real. */
 function realTime(time: string): boolean {
   const m = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):?(\d{2}))?$/.exec(time);
   if (!m) return false;

@@ -1,7 +1,7 @@
-// The marks a document carries beside its content (issue 42): the stamp (`stamp`: a kind or its own words, across
-// the first page or every page) and the letterhead footer (`footer`). Reads them as sent into what the view prints,
-// and names what a document cannot carry: a "paid" stamp on a document that asks for no payment, a footer beside
-// the Swiss QR-bill, whose payment part takes the foot of the page. Knows no HTML or CSS (render/ prints them).
+// The marks a document carries beside its content: the stamp (`stamp`: a kind or its own words, across the first page
+// or every page) and the letterhead footer (`footer`). Reads them as sent into what the view prints, and names what a
+// document cannot carry: a "paid" stamp on a document that asks for no payment, a footer beside the Swiss QR-bill,
+// whose payment part takes the foot of the page. Knows no HTML or CSS (render/ prints them).
 import type { DocumentBody } from './schema-types';
 import type { DocumentType, Stamp, StampKind } from './model';
 import type { FieldProblem } from '../errors';

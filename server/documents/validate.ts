@@ -257,7 +257,7 @@ const BLANK = /^\s*$/;
 /**
  * `value` without blank strings, at any depth: a blank optional field counts as absent, as an empty one does
  * (docs/decisions.md §1). Required text cannot be blank here: the schema refused it ("from must not be empty"). A blank
- * number reached the e-invoice as an empty cbc:ID and failed its XSD with an internal error (issue 24, finding 4).
+ * number reached the e-invoice as an empty cbc:ID and failed its XSD with an internal error.
  */
 function withoutBlanks<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v: unknown) => withoutBlanks(v)) as T;

@@ -1,8 +1,8 @@
-// An account's brand over HTTP (issue 43): GET /brand answers it as set, PUT /brand replaces it (a JSON object,
-// checked by the pipeline: documents/brand.ts, its logo fetched once), both with the account's API key; and
-// `accountBrand`, run after the key on every document route, which reads the account's brand for the document to be
-// made under it (and its language, for a request that sends no Accept-Language). A brand is read from the store of
-// the account that the key belongs to, never another's. Setting a brand counts no document.
+// An account's brand over HTTP: GET /brand answers it as set, PUT /brand replaces it (a JSON object, checked by the
+// pipeline: documents/brand.ts, its logo fetched once), both with the account's API key; and `accountBrand`, run after
+// the key on every document route, which reads the account's brand for the document to be made under it (and its
+// language, for a request that sends no Accept-Language). A brand is read from the store of the account that the key
+// belongs to, never another's. Setting a brand counts no document.
 import express, { type RequestHandler, type Router } from 'express';
 import type { Brand } from '../documents/brand';
 import type { KeyStore } from '../keys/key-store';

@@ -1,6 +1,6 @@
 // What the log may say of an error: its kind, where it was raised and how many problems it had, never what a client
 // sent. A defect's message can quote a client's text (an XSD message quotes the element's value, a parser names the
-// entity `&euro;` of a note: issue 24, finding 11), so quoted text is replaced by its length.
+// entity `&euro;` of a note), so quoted text is replaced by its length.
 // Must not decide statuses or what the client is told (errors-to-http.ts and error-catalogue.ts do).
 
 /** `'…'` and `"…"` quotes; `'{namespace}Element'` names among them are the schema's own words. */

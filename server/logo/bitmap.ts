@@ -1,7 +1,7 @@
-// A bitmap logo decoded under a pixel budget and written again small (security review issue 24, finding 5). Reading
-// the header (image-size) was not enough: a GIF whose logical screen says 1×1 while its frame says 20000×20000 took a
-// renderer to 1.5 GB, and every format has its own ways to lie. So the service decodes every bitmap itself, with
-// sharp (libvips), and Chromium only ever sees the small PNG (or JPEG) made here:
+// A bitmap logo decoded under a pixel budget and written again small. Reading the header (image-size) was not enough: a
+// GIF whose logical screen says 1×1 while its frame says 20000×20000 took a renderer to 1.5 GB, and every format has
+// its own ways to lie. So the service decodes every bitmap itself, with sharp (libvips), and Chromium only ever sees
+// the small PNG (or JPEG) made here:
 // - the format is sniffed from the bytes (PNG, JPEG, GIF, WebP, AVIF) and must be the one libvips finds: nothing else
 //   reaches a loader (libvips would also read SVG, TIFF, …);
 // - GIF frame descriptors are walked first: a frame over MAX_LOGO_PIXELS refuses the GIF, whatever the header says

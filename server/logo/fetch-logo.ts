@@ -1,16 +1,17 @@
 // The logo: fetched by the server, never by the page (docs/decisions.md §7), and handed to the template as a data: URI.
-// Guards against SSRF: http(s) only, every resolved address checked (private, loopback, link-local and other
-// non-public ranges refused unless allowed; IPv6 forms that embed or translate to an IPv4 address, ::/96,
-// ::ffff:0:0/96 but for a public IPv4, ::ffff:0:0:0/96, NAT64, 6to4 and Teredo, are never public: issue 24, finding 12),
-// the checked address is the one connected to (no DNS rebinding), redirects re-checked, a deadline, a size cap and
-// image types only.
-// What reaches the page is made here, never what the client sent (issue 24, finding 5): a bitmap is decoded under a
-// pixel budget and written again small (bitmap.ts: a 48 KB PNG of 20000×20000 took a renderer to 4.1 GB, a GIF that
-// says 1×1 in its header and 20000×20000 in its frame 1.5 GB); an SVG is reduced to a safe vector subset and written
-// again (svg-sanitize.ts: a prefixed <s:image>, an entity that expands into an <image>, a <use> fan-out).
+// Guards against SSRF: http(s) only, every resolved address checked (private, loopback, link-local and other non-public
+// ranges refused unless allowed; IPv6 forms that embed or translate to an IPv4 address, ::/96, ::ffff:0:0/96 but for a
+// public IPv4, ::ffff:0:0:0/96, NAT64, 6to4 and Teredo, are never public: `http://[::127.0.0.1]/` once passed the
+// check), the checked address is the one connected to (no DNS rebinding), redirects re-checked, a deadline, a size cap
+// and image types only.
+// What reaches the page is made here, never what the client sent: a bitmap is decoded under a pixel budget and written
+// again small (bitmap.ts: a 48 KB PNG of 20000×20000 took a renderer to 4.1 GB, a GIF that says 1×1 in its header and
+// 20000×20000 in its frame 1.5 GB); an SVG is reduced to a safe vector subset and written again (svg-sanitize.ts: a
+// prefixed <s:image>, an entity that expands into an <image>, a <use> fan-out).
 // Never throws: a logo that cannot be had leaves the document without one, and the reason goes to the caller's log.
 // Reasons are codes and counts of this module's own words (`dns_not_found`, `http_status 404`, `svg_refused: use
-// budget`), never the client's text: no host name, URL, address or SVG content (issue 24, finding 11).
+// budget`), never the client's text: no host name, URL, address or SVG content (host names once reached the log inside
+// `ENOTFOUND` messages).
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';

@@ -1,6 +1,6 @@
 // Amounts and other decimals as the e-invoice syntaxes write them (UBL and CII alike): "." as the decimal mark, no
 // exponent, no thousands separator, never "-0". The one writer of money for every syntax, so no syntax rounds on
-// its own (issue 24, finding 2: UBL rounded an amount_paid of 10.005 while CII failed on it with an internal error).
+// its own (before, UBL rounded an amount_paid of 10.005 while CII failed on it with an internal error).
 // Must not round: amounts arrive rounded by totals.ts; an amount with more decimals than its currency has is a bug
 // of money/ and throws.
 import type { Decimal } from './decimal';

@@ -1,5 +1,5 @@
-// VAT by rate (issue 17): the document's tax split into groups of lines that share a rate and category, each with
-// its base and its tax, for the PDF's breakdown and every e-invoice's (EN 16931 BG-23). Two modes:
+// VAT by rate: the document's tax split into groups of lines that share a rate and category, each with its base and its
+// tax, for the PDF's breakdown and every e-invoice's (EN 16931 BG-23). Two modes:
 // - Document tax (no line sends its own `tax` or `tax_category`): one group, exactly today's computation: the tax is
 //   the document's percent (or flat amount) of the subtotal after the discount; shipping is not taxed and stays
 //   outside the group (as the reference API has it).

@@ -7,7 +7,8 @@
 // A commit or release the store cannot take now (store_unavailable: Redis down, or a connection lost with the
 // command's outcome unknown) is finished in the background when the store is back: a made document is answered and
 // counted once (a commit carries the document's id, and the store counts an id once), a failed one's reservation is
-// released, so that the quota neither counts a refused request nor keeps its reservation (third adversarial pass).
+// released, so that the quota neither counts a refused request nor keeps its reservation (across a Redis outage, a
+// refused request was once counted and the remaining quota drifted by 1-3).
 import crypto from 'node:crypto';
 import { DomainError, type QuotaState } from '../errors';
 import type { CountedMessages } from '../messages';

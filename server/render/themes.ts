@@ -1,7 +1,7 @@
-// The themes: every folder of themes/ is one, found at start-up (issue 43). A theme is `themes/<id>/theme.css` (its
-// tokens and rules of its own voice, over the shared themes/base.css), `theme.json` (its name, a description and,
-// optionally, the paper it prefers) and, optionally, `partials/<name>.hbs` replacing shared partials of
-// templates/partials/ for that theme only. The id is the folder's name, what clients send as `theme`.
+// The themes: every folder of themes/ is one, found at start-up. A theme is `themes/<id>/theme.css` (its tokens and
+// rules of its own voice, over the shared themes/base.css), `theme.json` (its name, a description and, optionally, the
+// paper it prefers) and, optionally, `partials/<name>.hbs` replacing shared partials of templates/partials/ for that
+// theme only. The id is the folder's name, what clients send as `theme`.
 // Each theme is checked and every problem listed (ThemeLoadError): a token base.css uses that it does not set, a
 // partial the shared set does not have or that does not parse, CSS or markup that reaches beyond the page (the
 // page may load only its own inline styles and data: URLs; fonts come from themes/fonts.json), a manifest that is not

@@ -1,6 +1,6 @@
-// The account pages' own errors go through the error catalogue (issue 16): each is a DomainError with a code, its
-// status and headers (Retry-After) come from the catalogue, its body is HTML (the form shown again with the message,
-// or the error page for a refused form or an unknown key), and the access log names its code, as for the API.
+// The account pages' own errors go through the error catalogue: each is a DomainError with a code, its status and
+// headers (Retry-After) come from the catalogue, its body is HTML (the form shown again with the message, or the error
+// page for a refused form or an unknown key), and the access log names its code, as for the API.
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
@@ -9,7 +9,7 @@ import { fakeRenderer, startTestService, type TestService } from '../helpers/ser
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-describe('account pages: errors through the catalogue, as HTML (issue 16)', function () {
+describe('account pages: errors through the catalogue, as HTML', function () {
   this.timeout(60000);
   let service: TestService;
   const lines: string[] = [];

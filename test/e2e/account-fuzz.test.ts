@@ -1,9 +1,9 @@
-// Property-based fuzzing (fast-check, fixed seed) of the account pages' forms (issue 24): hostile values in every
-// field of every account route over real HTTP (huge values, `email[]=x` arrays, repeated fields, NUL and other
-// controls, bytes that are not UTF-8, broken percent-encoding, missing fields, prototype names), wrong or missing
-// content types and encodings, foreign origins, garbage client addresses and cookies, signed in or not. Never a 5xx;
-// every 4xx is an HTML page (the form again or the error page) whose error paragraph says what is wrong, as the
-// account pages render their errors (account/error-page.ts). FUZZ_RUNS=<n> runs more cases (default 300).
+// Property-based fuzzing (fast-check, fixed seed) of the account pages' forms: hostile values in every field of every
+// account route over real HTTP (huge values, `email[]=x` arrays, repeated fields, NUL and other controls, bytes that
+// are not UTF-8, broken percent-encoding, missing fields, prototype names), wrong or missing content types and
+// encodings, foreign origins, garbage client addresses and cookies, signed in or not. Never a 5xx; every 4xx is an HTML
+// page (the form again or the error page) whose error paragraph says what is wrong, as the account pages render their
+// errors (account/error-page.ts). FUZZ_RUNS=<n> runs more cases (default 300).
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { derive, sha256 } from '../../server/http/account/session';
@@ -127,7 +127,7 @@ const hostileCase = fc.record({
   ),
 });
 
-describe('account pages against generated hostile input (issue 24)', function () {
+describe('account pages against generated hostile input', function () {
   this.timeout(600000);
   let service: TestService;
   let formCookie: string;

@@ -1,7 +1,7 @@
-// Sign-in must not tell who has an account by its timing (issue 24, finding 7): over real HTTP, the median time of a
-// sign-in is the same for an unknown email, a known email with a wrong password, a known email with the right one and
-// an account whose stored hash is malformed. The four are measured side by side in one run, interleaved (each round
-// takes them in a rotating order), so that this shared machine's drifts fall on all of them alike.
+// Sign-in must not tell who has an account by its timing: over real HTTP, the median time of a sign-in is the same for
+// an unknown email, a known email with a wrong password, a known email with the right one and an account whose stored
+// hash is malformed. The four are measured side by side in one run, interleaved (each round takes them in a rotating
+// order), so that this shared machine's drifts fall on all of them alike.
 import { expect } from 'chai';
 import { fakeRenderer, startTestService, type TestService } from '../helpers/service';
 
@@ -17,7 +17,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-describe('sign-in costs the same for every email (issue 24, finding 7)', function () {
+describe('sign-in costs the same for every email', function () {
   this.timeout(120000);
   // A measurement on a machine shared with other work: a burst of load elsewhere can skew one run. Before the fix
   // the ratio was about 0.02 in every run, so a second or third run cannot hide a leak.

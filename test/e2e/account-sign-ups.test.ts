@@ -1,7 +1,7 @@
-// Sign-ups (issue 24, finding 8): limited per client address (the proxy-aware address, as the sign-in limits count
-// it), and one account per mailbox: an email holding control, whitespace or invisible characters is refused, and two
-// spellings of one mailbox (case, Unicode composition, surrounding spaces) make one account. On the SQLite file and
-// on a real Redis, over real HTTP.
+// Sign-ups: limited per client address (the proxy-aware address, as the sign-in limits count it), and one account per
+// mailbox: an email holding control, whitespace or invisible characters is refused, and two spellings of one mailbox
+// (case, Unicode composition, surrounding spaces) make one account. On the SQLite file and on a real Redis, over real
+// HTTP.
 import { expect } from 'chai';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { fakeRenderer, startTestService, type TestService } from '../helpers/service';
@@ -11,7 +11,7 @@ const PASSWORD = 'a fine long password';
 const HOUR_MS = 3600_000;
 
 for (const backend of ['SQLite', 'Redis'] as const) {
-  describe(`sign-ups on ${backend} (issue 24, finding 8)`, function () {
+  describe(`sign-ups on ${backend}`, function () {
     this.timeout(60000);
     let redis: TestRedis | undefined;
     let service: TestService;
@@ -141,7 +141,7 @@ for (const backend of ['SQLite', 'Redis'] as const) {
   });
 }
 
-describe('sign-up limit: SIGN_UPS_PER_HOUR (issue 24, finding 8)', function () {
+describe('sign-up limit: SIGN_UPS_PER_HOUR', function () {
   this.timeout(60000);
   const signUps = async (env: Record<string, string>, count: number) => {
     const service = await startTestService(env, { pdf: fakeRenderer() });

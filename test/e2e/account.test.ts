@@ -261,7 +261,7 @@ describe('account pages on the Redis store', function () {
   });
 });
 
-describe('account pages against hostile requests (issue 14, findings 7, 10, 11, 13)', function () {
+describe('account pages against hostile requests', function () {
   this.timeout(60000);
   let service: TestService;
   before(async function () {

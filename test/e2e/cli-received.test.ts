@@ -1,6 +1,6 @@
-// The command line on received e-invoices (issue 26): `npm run validate` prints the report's verdict and findings and
-// exits 0 for a valid invoice, 1 for one that breaks rules, 2 for a file that is no e-invoice; `npm run render` shows
-// an XML invoice as a PDF and converts it (--cii, --ubl), as the HTTP operations do. Real processes, real rules.
+// The command line on received e-invoices: `npm run validate` prints the report's verdict and findings and exits 0 for
+// a valid invoice, 1 for one that breaks rules, 2 for a file that is no e-invoice; `npm run render` shows an XML
+// invoice as a PDF and converts it (--cii, --ubl), as the HTTP operations do. Real processes, real rules.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // Document numbers of any Unicode on every route that names a file (real Chromium, real SQLite): a number of astral
 // letters, unpaired surrogates, CJK past 255 bytes, or NFC and NFD spellings of one number gives a 200 with a
 // Content-Disposition that decodes to a well-formed name cut at a whole character, a batch's ZIP entries that unzip
-// reads and that are unique after NFC, and each 200 counted once: the third adversarial pass saw a 500 after the
+// reads and that are unique after NFC, and each 200 counted once: a security review saw a 500 after the
 // render, counted against the key, and a ZIP entry of 256 bytes that unzip refused.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

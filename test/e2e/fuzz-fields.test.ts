@@ -1,7 +1,7 @@
-// Property-based fuzzing of every field of every document route (issue 24, the systematic part), against the real
-// service, real Chromium and real XSDs: a valid document of each route with one to three of its fields (any field the
-// schemas name, at any depth) replaced by a generated hostile value (test/helpers/hostile-values.ts), sent as JSON
-// or as a form, and odd content types. Every answer must be:
+// Property-based fuzzing of every field of every document route, against the real service, real Chromium and real XSDs:
+// a valid document of each route with one to three of its fields (any field the schemas name, at any depth) replaced by
+// a generated hostile value (test/helpers/hostile-values.ts), sent as JSON or as a form, and odd content types. Every
+// answer must be:
 //   - never a 5xx;
 //   - a 4xx: JSON in the one error shape; a validation error names a field in each detail;
 //   - a 200: a PDF whose text shows the document's marker, or XML that shows the marker and the note as sent, and
@@ -325,7 +325,7 @@ async function checkCase(c: Case): Promise<void> {
 
 // ---- the suite ---------------------------------------------------------------------------------------------------
 
-describe('fuzzing every field of every route (issue 24)', function () {
+describe('fuzzing every field of every route', function () {
   this.timeout(900000);
 
   before(async function () {

@@ -1,7 +1,7 @@
-// Prices that include tax (prices_include_tax, issue 42) over real HTTP: hand-computed invoices (19 % and 7 % VAT with
-// a discount and shipping, 3-decimal KWD, a 0.005 % rate, seven figures, 1,000 lines) printed with the gross lines
-// and the tax included per rate, and as UBL, CII and Factur-X in several profiles, each passing POST /validate (its
-// XSD and every rule set that applies: EN 16931, Peppol, XRechnung, Factur-X) with the payable amount of the PDF.
+// Prices that include tax (prices_include_tax) over real HTTP: hand-computed invoices (19 % and 7 % VAT with a discount
+// and shipping, 3-decimal KWD, a 0.005 % rate, seven figures, 1,000 lines) printed with the gross lines and the tax
+// included per rate, and as UBL, CII and Factur-X in several profiles, each passing POST /validate (its XSD and every
+// rule set that applies: EN 16931, Peppol, XRechnung, Factur-X) with the payable amount of the PDF.
 // Then the refusals, in JSON and form bodies.
 import { expect } from 'chai';
 import { E_INVOICE } from '../helpers/e-invoice-request';

@@ -1,7 +1,7 @@
-// Logo bombs end to end (security review issue 24, finding 5), against the shared service and real Chromium: an SVG
-// with a prefixed <s:image>, an SVG whose DTD entity expands into an <image>, a <use> fan-out and a GIF whose header
-// says 1×1 while its frame is 20000×20000. Each once took a renderer to 1.2-1.5 GB and ended 503; now each answers
-// 200 with a PDF without the logo, quickly, no renderer grows, and four at once barely delay a normal request.
+// Logo bombs end to end, against the shared service and real Chromium: an SVG with a prefixed <s:image>, an SVG whose
+// DTD entity expands into an <image>, a <use> fan-out and a GIF whose header says 1×1 while its frame is 20000×20000.
+// Each once took a renderer to 1.2-1.5 GB and ended 503; now each answers 200 with a PDF without the logo, quickly, no
+// renderer grows, and four at once barely delay a normal request.
 // Ordinary logos of every supported format (made here with sharp) and an SVG with gradients and a <use> still print,
 // bitmaps at most ~4× the printed box.
 import { execFileSync } from 'node:child_process';
@@ -49,7 +49,7 @@ const BOMBS: [string, string][] = [
 
 const doc = (logo?: string) => ({ from: 'Logo Test Ltd', to: 'Client', logo, items: [{ name: 'Widget', quantity: 1, unit_cost: 5 }] });
 
-describe('logo bombs are left out and the document printed (issue 24, finding 5, real Chromium)', function () {
+describe('logo bombs are left out and the document printed (real Chromium)', function () {
   this.timeout(180000);
   let service: TestService;
   before(async function () {
@@ -121,7 +121,7 @@ const NORMAL_SVG =
   '<rect class="bar" x="0" y="0" width="120" height="80" inkscape:label="bar"/>' +
   '<use xlink:href="#dot" x="150" y="40"/></svg>';
 
-describe('ordinary logos still print (issue 24, finding 5, real Chromium)', function () {
+describe('ordinary logos still print (real Chromium)', function () {
   this.timeout(120000);
   let service: TestService;
   before(async function () {

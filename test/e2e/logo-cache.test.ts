@@ -1,6 +1,6 @@
-// The logo cache (issue 15) against the real service and a real local image server that counts what it is asked:
-// one fetch for many documents, revalidation with ETag (304) after the lifetime, a changed logo picked up, no-store
-// honoured, an unreachable host costing one attempt (the second request answers in under a second), bounded bytes.
+// The logo cache against the real service and a real local image server that counts what it is asked: one fetch for
+// many documents, revalidation with ETag (304) after the lifetime, a changed logo picked up, no-store honoured, an
+// unreachable host costing one attempt (the second request answers in under a second), bounded bytes.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

@@ -1,7 +1,7 @@
-// The log of a logo that is left out carries a code, never what the client sent (issue 24, finding 11): before, a
-// reason was `ENOTFOUND <host>`, `the address <ip> is not public`, `<scheme> URLs are not fetched`, …. Against a real
-// service whose pino output is captured: each logo request's `logo not used` line has the expected code, every reason
-// is made of the fetcher's words, and no host, path, address or SVG text of any logo appears anywhere in the log.
+// The log of a logo that is left out carries a code, never what the client sent: before, a reason was
+// `ENOTFOUND <host>`, `the address <ip> is not public`, `<scheme> URLs are not fetched`, …. Against a real service
+// whose pino output is captured: each logo request's `logo not used` line has the expected code, every reason is made
+// of the fetcher's words, and no host, path, address or SVG text of any logo appears anywhere in the log.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -10,7 +10,7 @@ import pino from 'pino';
 import { dataUri, svgUseFanout } from '../helpers/logo-bombs';
 import { post, startTestService, type TestService } from '../helpers/service';
 
-describe('logo failures are logged as codes, without client text (issue 24, finding 11)', function () {
+describe('logo failures are logged as codes, without client text', function () {
   this.timeout(60000);
   let service: TestService;
   let images: http.Server;

@@ -1,8 +1,8 @@
-// What a reader of an EU invoice needs (issue 25), read off real PDFs (HTTP, real Chromium, pdftotext): the date of
-// supply, the period, the VAT point date, the preceding invoice and the payee in the details; each unit beside its
-// quantity in the language; identifiers, origin, attributes, period and note under the item; a line's allowance and
-// charge under it with their signed amounts. In English, German and French, both themes; an Arabic bill-to and a
-// Bengali ship-to beside them; no glyph drawn as a box, no number split across lines.
+// What a reader of an EU invoice needs, read off real PDFs (HTTP, real Chromium, pdftotext): the date of supply, the
+// period, the VAT point date, the preceding invoice and the payee in the details; each unit beside its quantity in the
+// language; identifiers, origin, attributes, period and note under the item; a line's allowance and charge under it
+// with their signed amounts. In English, German and French, both themes; an Arabic bill-to and a Bengali ship-to beside
+// them; no glyph drawn as a box, no number split across lines.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';

@@ -1,7 +1,7 @@
-// Received e-invoices that break rules, and bodies that are not e-invoices at all (issue 26), over HTTP: a broken
-// invoice is a 200 report naming exactly the rule it breaks (and a 422 with that report when asked to be converted);
-// a Factur-X made by this service is read back; XXE, entity expansion, a deep or oversized body and an XML that is no
-// invoice are each refused fast, with the code that says why, never a file or network read.
+// Received e-invoices that break rules, and bodies that are not e-invoices at all, over HTTP: a broken invoice is a 200
+// report naming exactly the rule it breaks (and a 422 with that report when asked to be converted); a Factur-X made by
+// this service is read back; XXE, entity expansion, a deep or oversized body and an XML that is no invoice are each
+// refused fast, with the code that says why, never a file or network read.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';

@@ -1,8 +1,8 @@
-// Received e-invoices (issue 26), over HTTP on a local port with real Chromium, the real XSDs and the official rules:
-// every official example (../shared/standards/examples/, 33 UBL and CII invoices and credit notes) is valid under
-// POST /validate; shown by POST / as a PDF whose text has its number, seller, buyer, every line's name and the amount
-// due; converted to the other syntax and back keeping every value (compared value by value in KoSIT's EN 16931
-// semantic model, test/helpers/semantic.ts), each output XSD-valid with 0 fatal under the input's rule sets.
+// Received e-invoices, over HTTP on a local port with real Chromium, the real XSDs and the official rules: every
+// official example (../shared/standards/examples/, 33 UBL and CII invoices and credit notes) is valid under POST
+// /validate; shown by POST / as a PDF whose text has its number, seller, buyer, every line's name and the amount due;
+// converted to the other syntax and back keeping every value (compared value by value in KoSIT's EN 16931 semantic
+// model, test/helpers/semantic.ts), each output XSD-valid with 0 fatal under the input's rule sets.
 import { expect } from 'chai';
 import { pdfFlatText } from '../helpers/pdf';
 import { OFFICIAL_EXAMPLES, postReceived, readExample, type Report } from '../helpers/received';

@@ -1,6 +1,6 @@
-// PDFs first (issue 26: "a 10,000-line invoice being checked does not slow the PDFs of others"): while the service
-// prints, its rule checker processes are stopped (SIGSTOP, seen in /proc as state T), at most 900 ms at a time; when
-// the PDFs stop, the check goes on and ends with its report. Real service, real Chromium, real rule workers.
+// PDFs first (a 10,000-line invoice being checked does not slow the PDFs of others): while the service prints, its rule
+// checker processes are stopped (SIGSTOP, seen in /proc as state T), at most 900 ms at a time; when the PDFs stop, the
+// check goes on and ends with its report. Real service, real Chromium, real rule workers.
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { post, sharedService, type TestService } from '../helpers/service';

@@ -1,6 +1,6 @@
-// Issue 24, finding 6: renderers that die or stop, idle or mid-render. Each print page has a renderer process of its
-// own; a dead one must be noticed before a request is given to its page, /readyz must count only live idle pages, and
-// a stopped renderer may cost at most the render that was in it. Real service, real Chromium, real signals.
+// Renderers that die or stop, idle or mid-render. Each print page has a renderer process of its own; a dead one must be
+// noticed before a request is given to its page, /readyz must count only live idle pages, and a stopped renderer may
+// cost at most the render that was in it. Real service, real Chromium, real signals.
 import fs from 'node:fs';
 import { expect } from 'chai';
 import type { BrowserPool } from '../../server/pdf/browser-pool';
@@ -91,7 +91,7 @@ function summary(outcomes: Outcome[]): string {
   return `${[...counts].map(([k, n]) => `${n} × ${k}`).join(', ')}, slowest ${Math.max(...outcomes.map((o) => o.ms))} ms`;
 }
 
-describe('renderer liveness (issue 24, finding 6)', function () {
+describe('renderer liveness', function () {
   this.timeout(120000);
 
   it('one renderer process per page', async function () {

@@ -1,7 +1,7 @@
-// Resident pages (issue 15): a page keeps its theme's frame and the fonts it has loaded, and swaps in each document's
-// body. With one page (RENDER_CONCURRENCY=1) every document goes through the same page, so each one below is printed
-// right after a very different one: another theme, another script, 300 lines, a logo. Nothing of the one before may
-// show in its PDF, and it must print exactly as it does written whole on a page of its own.
+// Resident pages: a page keeps its theme's frame and the fonts it has loaded, and swaps in each document's body. With
+// one page (RENDER_CONCURRENCY=1) every document goes through the same page, so each one below is printed right after a
+// very different one: another theme, another script, 300 lines, a logo. Nothing of the one before may show in its PDF,
+// and it must print exactly as it does written whole on a page of its own.
 import { expect } from 'chai';
 import { embeddedFonts, notdefGlyphs, uncompressedPdf } from '../helpers/pdf-layout';
 import { pdfImageCount, pdfInfo, pdfText } from '../helpers/pdf';

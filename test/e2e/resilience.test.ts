@@ -71,7 +71,7 @@ describe('browser crash', function () {
   });
 });
 
-describe('hung browser and crashed renderer (issue 14, finding 4)', function () {
+describe('hung browser and crashed renderer', function () {
   this.timeout(60000);
 
   it('a stopped browser (SIGSTOP) is found by the watchdog: /readyz turns not ready within 10 s and a new browser serves the next request', async function () {
@@ -146,7 +146,7 @@ describe('hung browser and crashed renderer (issue 14, finding 4)', function () 
   });
 });
 
-describe('renderer memory limit (issue 14)', function () {
+describe('renderer memory limit', function () {
   this.timeout(60000);
 
   it('a renderer over RENDERER_MAX_RSS_MB is killed: its document gets 503 render_failed within seconds, the next one renders', async function () {

@@ -1,13 +1,13 @@
-// Issue 24, finding 10: the Retry-After of a full render queue. 120 requests at once against two pages and a queue of
-// 16: the refused ones are told to wait about as long as the backlog ahead of them really takes to clear, not a
-// second per queued render (which said 33 s for a backlog of 2.5 s).
+// The Retry-After of a full render queue. 120 requests at once against two pages and a queue of 16: the refused ones
+// are told to wait about as long as the backlog ahead of them really takes to clear, not a second per queued render
+// (which said 33 s for a backlog of 2.5 s).
 import { expect } from 'chai';
 import { isPdf } from '../helpers/pdf';
 import { post, startTestService } from '../helpers/service';
 
 const DOC = { from: 'Burst Co', to: 'Client', items: [{ name: 'Widget', quantity: 2, unit_cost: 5 }] };
 
-describe('Retry-After of a full render queue (issue 24, finding 10)', function () {
+describe('Retry-After of a full render queue', function () {
   this.timeout(120000);
 
   it('120 requests at once: every 503 says at least 1 s and at most 3 × the time its backlog took to clear + 1 s', async function () {

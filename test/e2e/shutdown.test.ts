@@ -1,7 +1,7 @@
 // SIGTERM ends the service, whoever reads its logs (server/logger.ts): started as its own process (real Chromium,
 // real SQLite), given 20 renders in flight and a log that has filled its pipe because the reader stopped reading (a
-// socket, as a parent process's pipe is, or a FIFO, as Docker's is), it answers every render and exits 0. The third
-// adversarial pass saw it never exit, stuck in a write to standard output inside process.exit, 3 times in 3.
+// socket, as a parent process's pipe is, or a FIFO, as Docker's is), it answers every render and exits 0. A security
+// review saw it never exit, stuck in a write to standard output inside process.exit, 3 times in 3.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,9 +1,9 @@
-// Stamps and letterhead footers (issue 42) on the real service: every kind in its language in both themes, words of
-// the request's own in Arabic, Thai and CJK, across the first page or every page; the footer on every page beside
-// the counter. Read back from the PDF: the stamp is an image (a soft-masked 300 ppi picture) so the text layer reads
-// exactly as without it, no glyph is .notdef, the footer's words lie below every word of the body and inside the
-// paper, PDF/A-3 and PDF/UA-1 hold (a Factur-X PDF too, the stamp an artifact). Then hostile values in each field:
-// a 400 naming it, or the text printed as text.
+// Stamps and letterhead footers on the real service: every kind in its language in both themes, words of the request's
+// own in Arabic, Thai and CJK, across the first page or every page; the footer on every page beside the counter. Read
+// back from the PDF: the stamp is an image (a soft-masked 300 ppi picture) so the text layer reads exactly as without
+// it, no glyph is .notdef, the footer's words lie below every word of the body and inside the paper, PDF/A-3 and
+// PDF/UA-1 hold (a Factur-X PDF too, the stamp an artifact). Then hostile values in each field: a 400 naming it, or the
+// text printed as text.
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import fc from 'fast-check';

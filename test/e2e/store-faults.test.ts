@@ -1,5 +1,5 @@
-// The key store under faults (issue 14, findings 5 and 13), against the real service and a real SQLite file: another
-// process holding the write lock, and the file deleted under the service.
+// The key store under faults, against the real service and a real SQLite file: another process holding the write lock,
+// and the file deleted under the service.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { expect } from 'chai';

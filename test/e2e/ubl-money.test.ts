@@ -1,9 +1,9 @@
-// The money of issue 25 in real e-invoices and PDFs: line allowances and charges with a price base quantity, document
-// allowances and charges in their own VAT category, several taxes that are one VAT rate per line, the VAT total in a
-// tax currency and a rounded amount due, each through POST /ubl and checked against the UBL XSD (xmllint) and the
-// EN 16931 and Peppol BIS 3.0 rules (0 fatal), with the amounts worked out by hand; taxes an e-invoice cannot carry
-// refused naming `taxes`; the same requests through POST /cii under the EN 16931 CII rules; and the PDF's total lines
-// read back with pdftotext, in both themes.
+// The money of the EN 16931 model in real e-invoices and PDFs: line allowances and charges with a price base quantity,
+// document allowances and charges in their own VAT category, several taxes that are one VAT rate per line, the VAT
+// total in a tax currency and a rounded amount due, each through POST /ubl and checked against the UBL XSD (xmllint)
+// and the EN 16931 and Peppol BIS 3.0 rules (0 fatal), with the amounts worked out by hand; taxes an e-invoice cannot
+// carry refused naming `taxes`; the same requests through POST /cii under the EN 16931 CII rules; and the PDF's total
+// lines read back with pdftotext, in both themes.
 import { expect } from 'chai';
 import { pdfFlatText } from '../helpers/pdf';
 import { rules, standards, type Failure } from '../helpers/schematron';
@@ -147,7 +147,7 @@ function fatal(failures: Failure[]): string[] {
   return failures.filter((f) => f.flag === 'fatal').map((f) => `${f.id}: ${f.message.slice(0, 160)}`);
 }
 
-describe('issue 25 money in UBL: XSD, EN 16931 and Peppol BIS 3.0', function () {
+describe('allowances, charges, several taxes and rounding in UBL: XSD, EN 16931 and Peppol BIS 3.0', function () {
   this.timeout(60000);
   let service: TestService;
   before(async function () {
@@ -227,7 +227,7 @@ describe('issue 25 money in UBL: XSD, EN 16931 and Peppol BIS 3.0', function () 
   });
 });
 
-describe('issue 25 money in the PDF: a total line per tax, allowance and charge, and the rounding, in both themes', function () {
+describe('the money in the PDF: a total line per tax, allowance and charge, and the rounding, in both themes', function () {
   this.timeout(60000);
 
   for (const theme of THEMES) {

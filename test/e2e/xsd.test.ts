@@ -104,7 +104,7 @@ describe('the XSD validator: compiled once, run in a worker', function () {
 });
 
 describe('a generated document that fails the XSD', function () {
-  it('is a 500 with the request id, and the log gets the XSD errors without the text sent (issue 24, finding 11); PDFs are unaffected', async function () {
+  it('is a 500 with the request id, and the log gets the XSD errors without the text sent; PDFs are unaffected', async function () {
     // A copy of the UBL schemas in which an invoice may not carry a note: the service's invoice with notes is then
     // "invalid", as our own defect would be.
     const dir = tempDir('xsd');

@@ -1,5 +1,5 @@
-// Logo bombs of security review issue 24, finding 5: small on the wire, gigabytes once a renderer decodes or expands
-// them. Each is made here from its bytes, so a test can send it as a `data:` URI or serve it from a URL.
+// Logo bombs that once got past the logo guards: small on the wire, gigabytes once a renderer decodes or expands them.
+// Each is made here from its bytes, so a test can send it as a `data:` URI or serve it from a URL.
 import zlib from 'node:zlib';
 
 /** CRC-32 (as PNG chunks carry it). */

@@ -1,5 +1,5 @@
-// Received e-invoices in tests (issue 26): the official examples, the /validate report's shape as tests read it, and
-// posting an XML or PDF body as it arrives from another system.
+// Received e-invoices in tests: the official examples, the /validate report's shape as tests read it, and posting an
+// XML or PDF body as it arrives from another system.
 import fs from 'node:fs';
 import path from 'node:path';
 import { STANDARDS_DIR } from './schematron';

@@ -66,7 +66,7 @@ export type FacturXPdf = ReadOutput;
 export const READER_QUEUE_LIMIT = 4;
 /** A read's whole time, its wait for the reader included, as a multiple of its own deadline: past it the read is given
  * up (renderer_busy) wherever it is. Six PDFs that each took the reader's whole deadline made a valid Factur-X behind
- * them wait 19.5-27.5 s (third adversarial pass). */
+ * them wait 19.5-27.5 s. */
 const WHOLE_READ_DEADLINES = 2;
 
 const pool = new WorkerPool<ReadInput, ReadOutput>({

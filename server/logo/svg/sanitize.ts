@@ -1,4 +1,4 @@
-// An SVG logo reduced to a safe subset, still vector (found in the second security review: a regex over the text let
+// An SVG logo reduced to a safe subset, still vector (a security review found that a regex over the text let
 // through a prefixed <s:image>, an <image> made by a DTD entity, and a <use> fan-out (billion laughs by nested <use>
 // of groups of <use>), each a renderer of 1.2-1.5 GB). So the SVG is parsed (tree.ts: saxes, namespaces resolved, no
 // DTD, no entity but XML's five) and written again here from what it kept, as the allowlists (allowlists.ts) say:

@@ -1,4 +1,4 @@
-// The details a reader of an EU invoice needs beside its number and dates (issue 25): the date of supply (BT-72), the
+// The details a reader of an EU invoice needs beside its number and dates (EN 16931): the date of supply (BT-72), the
 // invoicing period (BG-14), the VAT point date (BT-7), the invoices it refers to (BG-3; a credit note's original
 // invoice) and the payee when someone other than the seller is paid (BG-10, factoring). Each as a labelled detail
 // row, dates formatted like the document's others. Plain data for the view model; computes nothing.

@@ -1,7 +1,7 @@
-// What a line says besides its name and description (issue 25), printed under the name in small type: the item's
-// identifiers (BT-155 to BT-157: "Art. No.: A-1 · GTIN 4012345678901"), its origin and attributes (BT-159, BG-32:
-// "Origin: Ethiopia · Colour: red"), its period (BG-26) and its note (BT-127); and the quantity with its unit's short
-// name in the language ("16 Std.", "16 h", "12.5 kg"; render/labels/units.ts). Plain data for the view model.
+// What a line says besides its name and description, printed under the name in small type: the item's identifiers
+// (BT-155 to BT-157: "Art. No.: A-1 · GTIN 4012345678901"), its origin and attributes (BT-159, BG-32: "Origin: Ethiopia
+// · Colour: red"), its period (BG-26) and its note (BT-127); and the quantity with its unit's short name in the
+// language ("16 Std.", "16 h", "12.5 kg"; render/labels/units.ts). Plain data for the view model.
 import type { LineItem } from '../../documents/model';
 import type { Decimal } from '../../money/totals';
 import type { Catalogues } from '../labels/catalogues';

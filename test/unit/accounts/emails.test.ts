@@ -1,5 +1,5 @@
-// Emails as account names (issue 24, finding 8): one spelling per mailbox (ASCII whitespace around it dropped, NFC,
-// lower case), and an email holding a control, whitespace or invisible character is refused, never cleaned.
+// Emails as account names: one spelling per mailbox (ASCII whitespace around it dropped, NFC, lower case), and an email
+// holding a control, whitespace or invisible character is refused, never cleaned.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { emailProblem, MAX_EMAIL_LENGTH, normalizeEmail } from '../../../server/accounts/emails';

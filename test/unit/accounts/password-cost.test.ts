@@ -1,6 +1,6 @@
-// Every password check costs one scrypt of the current parameters (issue 24, finding 7): the dummy hash an unknown
-// email is checked against is a real hash with the parameters of a fresh one, and a missing or unreadable stored
-// hash takes as long to refuse as a real hash takes to check.
+// Every password check costs one scrypt of the current parameters, so that its timing tells nobody who has an account:
+// the dummy hash an unknown email is checked against is a real hash with the parameters of a fresh one, and a missing
+// or unreadable stored hash takes as long to refuse as a real hash takes to check.
 import { expect } from 'chai';
 import { dummyHash, hashPassword, verifyPassword } from '../../../server/accounts/passwords';
 
@@ -12,7 +12,7 @@ const shape = (stored: string) => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-describe('password checks cost the same (issue 24, finding 7)', function () {
+describe('password checks cost the same', function () {
   this.timeout(30000);
 
   it('the dummy hash is a real hash with the parameters of a fresh one, made once', async function () {

@@ -169,7 +169,7 @@ describe('request normalization', function () {
     expect(normalize({ number: '0x10', items: [{ name: '0b11' }] })).to.deep.equal({ number: '0x10', items: [{ name: '0b11' }] });
   });
 
-  it('reads numbers nested in lists and objects as decimals too: taxes, allowances, charges, tax currency, rounding (issue 25)', function () {
+  it('reads numbers nested in lists and objects as decimals too: taxes, allowances, charges, tax currency, rounding', function () {
     const shape = (s: typeof numericFields.shape): unknown => ({
       numbers: [...s.numbers].sort(),
       ...Object.fromEntries([...s.children].map(([k, c]) => [k, shape(c)])),

@@ -1,5 +1,5 @@
-// Big forms read by qs in a worker thread (issue 24: a form at the field bound held the event loop 40-160 ms): the
-// same object and the same refusals as on the loop, while the loop keeps ticking.
+// Big forms read by qs in a worker thread (on the event loop, a form at the field bound held it 40-160 ms): the same
+// object and the same refusals as on the loop, while the loop keeps ticking.
 import { expect } from 'chai';
 import { DomainError } from '../../../server/errors';
 import { parseBody } from '../../../server/documents/parse-body';

@@ -1,7 +1,7 @@
-// The document allowances and charges and several taxes in the e-invoice's VAT (einvoice/vat-categories.ts, issue
-// 25): each allowance and charge with its reason and code in its category, its percent and base only when it lies
-// whole in one category (Peppol R040); several taxes that are one VAT rate per line as VAT rates, shipping zero rated
-// beside them; and the 400 on `taxes` when they are not. EN 16931's sums are checked on every breakdown.
+// The document allowances and charges and several taxes in the e-invoice's VAT (einvoice/vat-categories.ts): each
+// allowance and charge with its reason and code in its category, its percent and base only when it lies whole in one
+// category (Peppol R040); several taxes that are one VAT rate per line as VAT rates, shipping zero rated beside them;
+// and the 400 on `taxes` when they are not. EN 16931's sums are checked on every breakdown.
 import { expect } from 'chai';
 import type { DocumentRequest } from '../../../server/documents/model';
 import { documentRequest } from '../../helpers/money';
@@ -42,7 +42,7 @@ const entries = (b: InvoiceVat) =>
 const rows = (b: InvoiceVat) =>
   b.breakdown.map((x) => [`${x.category.code} ${x.category.rate?.toFixed() ?? ''}`.trim(), x.taxable.toFixed(), x.tax.toFixed()]);
 
-describe('e-invoice VAT with document allowances and charges, and several taxes (issue 25)', function () {
+describe('e-invoice VAT with document allowances and charges, and several taxes', function () {
   it('one VAT category: each allowance and charge whole, a percent one with its percent and base', function () {
     const b = vatOf(
       doc({

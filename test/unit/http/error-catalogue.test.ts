@@ -1,5 +1,5 @@
-// The error catalogue (issue 16): every code the source raises is listed once with its status and meaning, and the
-// error table of docs/errors.md and the OpenAPI description offer exactly that list; every body has one shape.
+// The error catalogue: every code the source raises is listed once with its status and meaning, and the error table of
+// docs/errors.md and the OpenAPI description offer exactly that list; every body has one shape.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// What the log may say of an error (issue 24, finding 11): the kind and the counts, never the client's text.
+// What the log may say of an error: the kind and the counts, never the client's text.
 import { expect } from 'chai';
 import { EInvoiceSchemaError } from '../../../server/einvoice/schema-error';
 import { errorForLog, redactQuotes } from '../../../server/http/log-redaction';

@@ -1,6 +1,6 @@
-// Limits of different windows share the attempts store (issue 24, finding 8: sign-ins count a minute, sign-ups an
-// hour): on a real SQLite file one limit's purge must not drop another's attempts, and a file of the version before
-// (attempts without their own expiry) keeps its counts when opened.
+// Limits of different windows share the attempts store (sign-ins count a minute, sign-ups an hour): on a real SQLite
+// file one limit's purge must not drop another's attempts, and a file of the version before (attempts without their own
+// expiry) keeps its counts when opened.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';

@@ -1,7 +1,7 @@
-// Bitmap logos decoded under a pixel budget (issue 24, finding 5): the GIF whose header says 1×1 and whose frame says
-// 20000×20000 is refused by the frame walk, and libvips (sharp) refuses it too on its own (measured here: the service's
-// RSS does not grow); a bomb in a later frame never gets decoded; every format is decoded and written again small,
-// on libuv's thread pool (the event loop keeps ticking while a 4096×4096 logo is decoded).
+// Bitmap logos decoded under a pixel budget: the GIF whose header says 1×1 and whose frame says 20000×20000 is refused
+// by the frame walk, and libvips (sharp) refuses it too on its own (measured here: the service's RSS does not grow); a
+// bomb in a later frame never gets decoded; every format is decoded and written again small, on libuv's thread pool
+// (the event loop keeps ticking while a 4096×4096 logo is decoded).
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import sharp from 'sharp';

@@ -1,9 +1,9 @@
-// IPv6 forms of private IPv4 addresses (issue 24, finding 12): `http://[::127.0.0.1]:port/` passed the private-address
-// check (URL parsing writes it ::7f00:1, which ipaddr.js calls unicast) and a connection was attempted. Every form that
-// embeds or translates to an IPv4 address (IPv4-compatible ::/96, mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96,
-// NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32) is refused before any socket is opened, as
-// a URL and as a redirect's target, against real local HTTP servers: one counting the connections it gets (on :: so
-// that a mapped address would reach it), and every socket connect of this process counted.
+// IPv6 forms of private IPv4 addresses: `http://[::127.0.0.1]:port/` passed the private-address check (URL parsing
+// writes it ::7f00:1, which ipaddr.js calls unicast) and a connection was attempted. Every form that embeds or
+// translates to an IPv4 address (IPv4-compatible ::/96, mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, NAT64
+// 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32) is refused before any socket is opened, as a URL
+// and as a redirect's target, against real local HTTP servers: one counting the connections it gets (on :: so that a
+// mapped address would reach it), and every socket connect of this process counted.
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +26,7 @@ const FORMS = [
   '2001::7f00:1',
 ];
 
-describe('IPv6 forms of IPv4 addresses are not public (issue 24, finding 12)', function () {
+describe('IPv6 forms of IPv4 addresses are not public', function () {
   this.timeout(60000);
   let target: http.Server;
   let port: number;

@@ -1,5 +1,5 @@
-// Logo fuzzing (issue 24, finding 5), property-based with fast-check on a fixed seed (reproducible: a failure prints
-// its counterexample and path). Through the logo function itself (fetchLogo on a data: URI):
+// Logo fuzzing, property-based with fast-check on a fixed seed (reproducible: a failure prints its counterexample and
+// path). Through the logo function itself (fetchLogo on a data: URI):
 // - bitmaps of every supported format made by sharp, with random sizes, headers that lie about the size (PNG IHDR
 //   with its CRC fixed, GIF logical screen, JPEG SOF, WebP VP8/VP8X, AVIF ispe), flipped bytes, truncation and a
 //   declared type that may be another format's;

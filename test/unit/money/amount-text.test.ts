@@ -1,5 +1,5 @@
-// The one writer of amounts for every e-invoice syntax (issue 24, finding 2): exactly the currency's decimals, never
-// "-0", and a refusal, not a rounding, of an amount money/ did not round.
+// The one writer of amounts for every e-invoice syntax, so that no syntax rounds on its own: exactly the currency's
+// decimals, never "-0", and a refusal, not a rounding, of an amount money/ did not round.
 import { expect } from 'chai';
 import { amountText, decimalText } from '../../../server/money/amount-text';
 import { Decimal } from '../../../server/money/totals';

@@ -1,5 +1,5 @@
-// Document level allowances and charges (money/document-adjustments.ts with vat.ts, issue 25), the VAT total in the
-// VAT accounting currency (BT-111) and the rounding of the amount due (BT-114), in the totals: exact to the minor unit.
+// Document level allowances and charges (money/document-adjustments.ts with vat.ts), the VAT total in the VAT
+// accounting currency (BT-111) and the rounding of the amount due (BT-114), in the totals: exact to the minor unit.
 import { expect } from 'chai';
 import type { TotalsInput } from '../../../server/money/totals';
 import { PERCENT_TAX as FIELDS, refusalOf, totalsIn } from '../../helpers/money';
@@ -9,7 +9,7 @@ const fixed = (...xs: { toFixed(): string }[]) => xs.map((x) => x.toFixed());
 
 const refusal = (input: Partial<TotalsInput>) => refusalOf(() => totals(input));
 
-describe('document allowances and charges, tax currency and rounding (issue 25)', function () {
+describe('document allowances and charges, tax currency and rounding', function () {
   it('a percent allowance of the line total and a charge change the taxed amount: 300 − 15 + 7.50 at 21 % = 353.93', function () {
     const t = totals({
       tax: 21,

@@ -1,7 +1,7 @@
-// Prices that include tax (money/inclusive.ts, issue 42): hand-computed cases (19 % and 7 % VAT with a discount and
-// shipping, a 3-decimal currency, a 0.005 % rate on a seven-figure amount, a compound tax, 1,000 lines), the net form
-// an e-invoice states (its amounts adding up exactly, its prices giving each line's amount back), properties over
-// random documents, and the refusal of a tax that is not a rate.
+// Prices that include tax (money/inclusive.ts): hand-computed cases (19 % and 7 % VAT with a discount and shipping, a
+// 3-decimal currency, a 0.005 % rate on a seven-figure amount, a compound tax, 1,000 lines), the net form an e-invoice
+// states (its amounts adding up exactly, its prices giving each line's amount back), properties over random documents,
+// and the refusal of a tax that is not a rate.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Decimal, type Totals, type TotalsInput } from '../../../server/money/totals';

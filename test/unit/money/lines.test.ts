@@ -20,7 +20,7 @@ const plain = (t: ReturnType<typeof totals>) =>
     ]),
   }));
 
-describe('line amounts with allowances, charges and a price base quantity (issue 25)', function () {
+describe('line amounts with allowances, charges and a price base quantity', function () {
   it('divides by the price base quantity before rounding once: 250 × 12.50 per 100 = 31.25; 7 × 0.333 per 10 = 0.23', function () {
     const t = totals([
       { quantity: 250, unit_cost: 12.5, price_base_quantity: 100 },

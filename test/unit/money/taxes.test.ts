@@ -1,6 +1,6 @@
-// Several taxes (money/taxes.ts, issue 25): the four cases of the issue with their totals worked out by hand (GST +
-// PST with a PST-exempt line, CGST + SGST, a compound tax, a flat tax beside a rate with discount and shipping), the
-// discount shared across the lines' tax sets, sub-cent rates, JPY, and what is refused, naming the field.
+// Several taxes (money/taxes.ts): four cases with their totals worked out by hand (GST + PST with a PST-exempt line,
+// CGST + SGST, a compound tax, a flat tax beside a rate with discount and shipping), the discount shared across the
+// lines' tax sets, sub-cent rates, JPY, and what is refused, naming the field.
 import { expect } from 'chai';
 import type { TotalsInput } from '../../../server/money/totals';
 import { PERCENT_TAX as FIELDS, refusalOf, totalsIn } from '../../helpers/money';
@@ -13,7 +13,7 @@ const sums = (t: ReturnType<typeof totals>) => [t.tax.amount.toFixed(), t.total.
 
 const refusal = (input: Partial<TotalsInput>) => refusalOf(() => totals(input));
 
-describe('several taxes (issue 25)', function () {
+describe('several taxes', function () {
   it('Canada: GST 5 % on every line, PST 7 % on all but an exempt book: 6.25 + 7.00, total 138.23', function () {
     const t = totals({
       taxes: [

@@ -12,7 +12,7 @@ function totals(partial: Partial<TotalsInput>) {
 const s = (d: { toFixed(): string }) => d.toFixed();
 
 describe('totals', function () {
-  it('rounds amount_paid and amount_refunded to the currency like every amount (issue 24, finding 2)', function () {
+  it('rounds amount_paid and amount_refunded to the currency like every amount', function () {
     expect(s(totals({ currency: 'EUR', items: [{ unit_cost: 100 }], amount_paid: '10.005' }).amountPaid)).to.equal('10.01');
     expect(s(totals({ currency: 'JPY', items: [{ unit_cost: 100 }], amount_paid: 0.5 }).amountPaid)).to.equal('1');
     const cn = totals({ type: 'credit_note', currency: 'KWD', items: [{ unit_cost: 1 }], amount_refunded: '0.0005' });

@@ -1,5 +1,4 @@
-// The render queue's Retry-After (issue 24, finding 10): the backlog ahead over the measured drain rate, with an
-// injected clock.
+// The render queue's Retry-After: the backlog ahead over the measured drain rate, with an injected clock.
 import { expect } from 'chai';
 import { DomainError } from '../../../server/errors';
 import { RenderQueue } from '../../../server/pdf/render-queue';

@@ -1,7 +1,7 @@
-// The SVG logo's safe subset (issue 24, finding 5): the bombs that a regex let through (a prefixed <s:image>, an
-// <image> made by a DTD entity, a <use> fan-out) and their cousins are refused with a reason of the module's own words;
-// what is kept is written again with every text and attribute escaped, still vector; budgets on elements, depth, text
-// and what <use> draws again.
+// The SVG logo's safe subset: the bombs that a regex let through (a prefixed <s:image>, an <image> made by a DTD
+// entity, a <use> fan-out) and their cousins are refused with a reason of the module's own words; what is kept is
+// written again with every text and attribute escaped, still vector; budgets on elements, depth, text and what <use>
+// draws again.
 import { expect } from 'chai';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { MAX_SVG_ELEMENTS, SVG_NS } from '../../../../server/logo/svg/allowlists';
@@ -36,7 +36,7 @@ function shape(source: string): { elements: string[]; attributes: string[] } {
 }
 
 describe('SVG logo sanitizer (unit)', function () {
-  it('refuses the three SVG bombs of finding 5', function () {
+  it('refuses the three SVG bombs a regex let through', function () {
     expect(refusal(svgPrefixedImage())).to.equal('svg_refused: element image');
     expect(refusal(svgEntityImage())).to.equal('svg_refused: doctype');
     expect(refusal(svgUseFanout())).to.equal('svg_refused: use inside a use target');

@@ -1,7 +1,7 @@
-// What a reader of an EU invoice needs beside the number and the dates (issue 25, render/view/document-details.ts), built
-// from real requests with the real schemas and catalogues: the date of supply, the invoicing period, the VAT point
-// date, the preceding invoices (a credit note's original invoice) and the payee, as labelled detail rows in the
-// details block, dates formatted like the document's others, in the language asked.
+// What a reader of an EU invoice needs beside the number and the dates (render/view/document-details.ts), built from
+// real requests with the real schemas and catalogues: the date of supply, the invoicing period, the VAT point date, the
+// preceding invoices (a credit note's original invoice) and the payee, as labelled detail rows in the details block,
+// dates formatted like the document's others, in the language asked.
 import { expect } from 'chai';
 import { loadAssets, type Assets } from '../../../../server/assets';
 import { loadConfig, projectRoot } from '../../../../server/config';

@@ -1,7 +1,7 @@
-// The view of issue 42's options (render/view/adjustment-lines.ts includedTaxLines, render/view/marks.ts): the total lines of
-// prices with tax included in the five languages, with one rate, several and several taxes, and none without tax;
-// the stamp's words and size in each language and script; the footer's CSS (escaped, with line breaks) and the
-// margin that grows with it.
+// The view of prices with tax included, stamps and footers (render/view/adjustment-lines.ts includedTaxLines,
+// render/view/marks.ts): the total lines of prices with tax included in the five languages, with one rate, several and
+// several taxes, and none without tax; the stamp's words and size in each language and script; the footer's CSS
+// (escaped, with line breaks) and the margin that grows with it.
 import { expect } from 'chai';
 import { loadAssets, type Assets } from '../../../../server/assets';
 import { loadConfig, projectRoot } from '../../../../server/config';
