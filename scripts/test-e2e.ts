@@ -1,6 +1,7 @@
-// npm run test:e2e [-- --jobs N] [FILE …]: the end-to-end suite in N mocha processes at once (the machine's cores, at
-// most 4; 1 runs it as one mocha), each with its own shared service and Chromium, as `mocha 'test/e2e/**/*.test.ts'`
-// would run its share. The files are dealt longest first to the shard with the least time so far, by the times of
+// npm run test:e2e [-- --jobs N] [FILE …]: the end-to-end suite (test/e2e: the service over real HTTP) and the
+// integration suite (test/integration: one module with its real outside: worker processes, the official rules, the
+// received-PDF reader, real timers) in N mocha processes at once (the machine's cores, at most 4; 1 runs them as one
+// mocha), each with its own shared service and Chromium, as `mocha FILE …` would run its share. The files are dealt longest first to the shard with the least time so far, by the times of
 // test/e2e/durations.json (seconds per file, measured by `npm run test:e2e -- --record`; a file it lacks counts as the
 // median). Each shard's spec report is printed whole when it ends, then the counts of all; the exit code is the first
 // shard's that failed. The files of the suite do not depend on each other, nor on the machine being idle: each starts
@@ -12,7 +13,15 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
 const E2E = path.join(ROOT, 'test', 'e2e');
+const SUITES = [E2E, path.join(ROOT, 'test', 'integration')];
 const DURATIONS = path.join(E2E, 'durations.json');
+
+/** Every *.test.ts under `dir`, as paths from the project's root. */
+function testFiles(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.relative(ROOT, path.join(dir, f)));
+}
 
 interface Shard {
   files: string[];
@@ -21,7 +30,10 @@ interface Shard {
 
 /** The files dealt into `jobs` shards of about equal time (longest first, each to the shard with the least). */
 export function deal(files: string[], durations: Record<string, number>, jobs: number): Shard[] {
-  const known = files.map((f) => durations[f]).filter((s): s is number => s !== undefined).sort((a, b) => a - b);
+  const known = files
+    .map((f) => durations[f])
+    .filter((s): s is number => s !== undefined)
+    .sort((a, b) => a - b);
   const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   const shards: Shard[] = Array.from({ length: Math.max(1, jobs) }, () => ({ files: [], seconds: 0 }));
   for (const file of [...files].sort((a, b) => (durations[b] ?? median) - (durations[a] ?? median) || a.localeCompare(b))) {
@@ -62,26 +74,34 @@ async function main(): Promise<void> {
   const jobsAt = argv.indexOf('--jobs');
   const jobs = jobsAt >= 0 ? Number(argv[jobsAt + 1]) : Math.min(4, os.availableParallelism());
   const named = argv.filter((a, i) => !a.startsWith('--') && (jobsAt < 0 || i !== jobsAt + 1));
-  const files = (named.length > 0 ? named : fs.readdirSync(E2E).filter((f) => f.endsWith('.test.ts')).map((f) => path.join('test', 'e2e', f)))
-    .map((f) => path.relative(ROOT, path.resolve(ROOT, f)))
-    .sort();
+  const files = (named.length > 0 ? named : SUITES.flatMap(testFiles)).map((f) => path.relative(ROOT, path.resolve(ROOT, f))).sort();
   const durations = fs.existsSync(DURATIONS) ? (JSON.parse(fs.readFileSync(DURATIONS, 'utf8')) as Record<string, number>) : {};
   const shards = deal(files, durations, jobs);
   const started = Date.now();
-  console.log(`e2e: ${files.length} files in ${shards.length} shard(s) of about ${shards.map((s) => Math.round(s.seconds)).join(', ')} s`);
+  console.log(
+    `e2e and integration: ${files.length} files in ${shards.length} shard(s) of about ${shards.map((s) => Math.round(s.seconds)).join(', ')} s`,
+  );
   const runs = await Promise.all(
     shards.map(async (shard, i) => {
       const run = await runShard(i + 1, shard, record);
-      console.log(`\n── shard ${i + 1} of ${shards.length}: ${shard.files.length} files, exit ${run.code}, ${((Date.now() - started) / 1000).toFixed(0)} s ──`);
+      console.log(
+        `\n── shard ${i + 1} of ${shards.length}: ${shard.files.length} files, exit ${run.code}, ${((Date.now() - started) / 1000).toFixed(0)} s ──`,
+      );
       process.stdout.write(run.output);
       return run;
     }),
   );
   const count = (word: string) => runs.reduce((n, r) => n + Number(new RegExp(`(\\d+) ${word}`).exec(r.output)?.[1] ?? 0), 0);
-  console.log(`\ne2e: ${count('passing')} passing, ${count('failing')} failing, ${count('pending')} pending in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\ne2e: ${count('passing')} passing, ${count('failing')} failing, ${count('pending')} pending in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   if (record) {
     const all = Object.assign({}, ...runs.map((r) => r.timings)) as Record<string, number>;
-    const sorted = Object.fromEntries(Object.keys(all).sort().map((k) => [k, Math.round(all[k]! * 10) / 10]));
+    const sorted = Object.fromEntries(
+      Object.keys(all)
+        .sort()
+        .map((k) => [k, Math.round(all[k]! * 10) / 10]),
+    );
     fs.writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
     console.log(`e2e: ${Object.keys(sorted).length} file times written to ${path.relative(ROOT, DURATIONS)}`);
   }

@@ -2,12 +2,13 @@
 // stand-in for Chromium: a renderer that records what it was asked to print and answers with a small PDF written by
 // hand. Enough for everything around printing (parse, validate, totals, HTML, the PDF's post-processing, the
 // e-invoices and their XSD); what Chromium itself prints is test/e2e's.
-import { loadAssets } from '../../server/assets';
-import { loadConfig, projectRoot, type Config } from '../../server/config';
+
+import { loadConfig, type Config } from '../../server/config';
 import { DocumentPipeline } from '../../server/pipeline';
 import type { PdfOptions, PdfRenderer, PoolStats, PrintDocument } from '../../server/pdf/renderer';
 import { acquireXsdValidator, type XsdValidatorRef } from '../../server/einvoice/xsd-validator';
 import { smallPdf } from './small-pdf';
+import { projectAssets } from './project-assets';
 
 export interface PrintCall {
   content: string | PrintDocument;
@@ -50,6 +51,6 @@ export async function openPipelineWithoutBrowser(env: Record<string, string> = {
   const xsd: XsdValidatorRef = acquireXsdValidator(config);
   await xsd.validator.ready();
   const renderer = new RecordingRenderer();
-  const pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), renderer, xsd.validator, config);
+  const pipeline = new DocumentPipeline(projectAssets(config.limits), renderer, xsd.validator, config);
   return { pipeline, renderer, config, close: () => xsd.release() };
 }

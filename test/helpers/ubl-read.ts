@@ -1,4 +1,4 @@
-// Comparing a received UBL example with what the service writes from it (test/unit/einvoice/ubl-read.test.ts): the
+// Comparing a received UBL example with what the service writes from it (test/integration/einvoice/ubl/read.test.ts): the
 // reader's entry as the service will call it, KoSIT's semantic model as compared (empty terms pruned, booleans
 // spelled), a difference list that names a line's terms one by one, the model as CII takes it (forCii), and the terms
 // that cannot cross from UBL to CII with the reason of each (CANNOT_CROSS).

@@ -2,15 +2,15 @@
 // (each naming its field, all at once), the font and language rules, and how a brand lies under a request (the
 // request's own fields win).
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../server/assets';
-import { loadConfig, projectRoot } from '../../../server/config';
+import { type Assets } from '../../../server/assets';
 import { contrastRatio, underBrand, validateBrand, type Brand } from '../../../server/documents/brand';
 import { refusalOf } from '../../helpers/money';
+import { projectAssets } from '../../helpers/project-assets';
 
 describe('brand (documents/brand.ts)', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   const check = (body: unknown) =>
     validateBrand(assets.schemas, body as Record<string, unknown>, {

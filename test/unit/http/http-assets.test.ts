@@ -1,5 +1,5 @@
 // The edge's data files (http-assets.ts) are read once at start-up; a missing or broken one stops start-up with every
-// problem listed, as the core's do (test/unit/startup.test.ts).
+// problem listed, as the core's do (test/integration/startup.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';

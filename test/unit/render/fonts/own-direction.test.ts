@@ -2,11 +2,11 @@
 // inside them: plain left-to-right text is the cell's own content; right-to-left text, combining marks, details and
 // adjustment rows keep their block with its direction and clip.
 import { expect } from 'chai';
-import { loadConfig, projectRoot } from '../../../../server/config';
-import { loadAssets } from '../../../../server/assets';
+import { loadConfig } from '../../../../server/config';
 import { DocumentPipeline } from '../../../../server/pipeline';
 import type { PdfRenderer } from '../../../../server/pdf/renderer';
 import { needsOwnDirection } from '../../../../server/render/fonts/own-direction';
+import { projectAssets } from '../../../helpers/project-assets';
 
 describe('own direction (render/fonts/own-direction.ts)', function () {
   it('right-to-left letters and marks, and combining marks, need their own block; other text does not', function () {
@@ -20,7 +20,7 @@ describe('own direction (render/fonts/own-direction.ts)', function () {
     let pipeline: DocumentPipeline;
     before(function () {
       const config = loadConfig({ DOCUMENT_TIME_ZONE: 'UTC' });
-      pipeline = new DocumentPipeline(loadAssets(projectRoot(), config.limits), {} as PdfRenderer, undefined, config);
+      pipeline = new DocumentPipeline(projectAssets(config.limits), {} as PdfRenderer, undefined, config);
     });
     const body = async (items: unknown[]) =>
       (await pipeline.renderHtml(pipeline.prepare({ from: 'A', to: 'B', items }, pipeline.locale(['en-US'])))).parts.body;

@@ -4,13 +4,13 @@
 // (VAT breakdown, payment, references, parties' identifiers, payee, tax representative, delivery, attachments,
 // notes) in English and German, codes in words, and the check line.
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../../server/assets';
-import { loadConfig, projectRoot } from '../../../../server/config';
+import { type Assets } from '../../../../server/assets';
 import type { EInvoice } from '../../../../server/einvoice/model';
 import { Decimal } from '../../../../server/money/totals';
 import { negotiateLocale } from '../../../../server/render/labels/locale';
 import { receivedView, type ReceivedCheck, type ReceivedPage } from '../../../../server/render/received/view';
 import { fullInvoice } from '../../../helpers/einvoice-full';
+import { projectAssets } from '../../../helpers/project-assets';
 
 const CHECK: ReceivedCheck = {
   specification: 'urn:cen.eu:en16931:2017',
@@ -26,7 +26,7 @@ const plain = (t: string) => t.replace(/[\u00a0\u202f]/g, ' ');
 describe('a received e-invoice as the page prints it', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   function page(invoice: EInvoice, tag = 'en-GB', check: ReceivedCheck = CHECK): ReceivedPage {
     const locale = negotiateLocale([tag], assets.catalogues.defaultTags);

@@ -3,13 +3,13 @@
 // preceding invoices (a credit note's original invoice) and the payee, as labelled detail rows in the details block,
 // dates formatted like the document's others, in the language asked.
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../../server/assets';
-import { loadConfig, projectRoot } from '../../../../server/config';
+import { type Assets } from '../../../../server/assets';
 import { validateDocument } from '../../../../server/documents/validate';
 import { computeTotals } from '../../../../server/money/totals';
 import { negotiateLocale } from '../../../../server/render/labels/locale';
 import { languagePreferences } from '../../../../server/http/accept-language';
 import { buildView, type DocumentView } from '../../../../server/render/view/view-model';
+import { projectAssets } from '../../../helpers/project-assets';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 /** French and German put a no-break space in some texts: compared here as plain spaces. */
@@ -18,7 +18,7 @@ const plain = (t: string) => t.replace(/[^\S\n]/g, ' ');
 describe('document view: dates of supply, preceding invoices, payee', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme GmbH', to: 'Client', items: [{ name: 'a', unit_cost: 1 }], ...body });

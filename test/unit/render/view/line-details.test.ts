@@ -3,20 +3,20 @@
 // and note under the name, and the line's allowances and charges as sub-rows under it. The allowances are given to
 // the view as money/ computes them (LineTotal.adjustments), set here directly on the totals.
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../../server/assets';
-import { loadConfig, projectRoot } from '../../../../server/config';
+import { type Assets } from '../../../../server/assets';
 import { validateDocument } from '../../../../server/documents/validate';
 import { computeTotals, Decimal, type LineAdjustment, type Totals } from '../../../../server/money/totals';
 import { negotiateLocale } from '../../../../server/render/labels/locale';
 import { languagePreferences } from '../../../../server/http/accept-language';
 import { buildView, type DocumentView } from '../../../../server/render/view/view-model';
+import { projectAssets } from '../../../helpers/project-assets';
 
 const plain = (t: string) => t.replace(/\s/g, ' ');
 
 describe('document view: units, line details, line allowances and charges', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string, edit?: (totals: Totals) => void): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme GmbH', to: 'Client', currency: 'EUR', ...body });

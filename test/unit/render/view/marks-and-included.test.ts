@@ -3,21 +3,21 @@
 // several taxes, and none without tax; the stamp's words and size in each language and script; the footer's CSS
 // (escaped, with line breaks) and the margin that grows with it.
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../../server/assets';
-import { loadConfig, projectRoot } from '../../../../server/config';
+import { type Assets } from '../../../../server/assets';
 import { validateDocument } from '../../../../server/documents/validate';
 import { languagePreferences } from '../../../../server/http/accept-language';
 import { computeTotals } from '../../../../server/money/totals';
 import { negotiateLocale } from '../../../../server/render/labels/locale';
 import { cssText, footerView, stampView } from '../../../../server/render/view/marks';
 import { buildView, type DocumentView } from '../../../../server/render/view/view-model';
+import { projectAssets } from '../../../helpers/project-assets';
 
 const plain = (t: string) => t.replace(/\s/g, ' ');
 
 describe('view: prices with tax included, stamps and footers', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme GmbH', to: 'Client', currency: 'EUR', ...body });

@@ -2,18 +2,18 @@
 // with or without rates, packing slips without money, and which figure each type puts in its summary. Built from real
 // requests with the real schemas and label catalogues (invoices: view-model.test.ts).
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../../server/assets';
-import { loadConfig, projectRoot } from '../../../../server/config';
+import { type Assets } from '../../../../server/assets';
 import { validateDocument } from '../../../../server/documents/validate';
 import { computeTotals } from '../../../../server/money/totals';
 import { negotiateLocale } from '../../../../server/render/labels/locale';
 import { languagePreferences } from '../../../../server/http/accept-language';
 import { buildView, type DocumentView } from '../../../../server/render/view/view-model';
+import { projectAssets } from '../../../helpers/project-assets';
 
 describe('document view: columns and totals per type', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme Corp', to: 'Client', date: '2024-03-31', ...body });

@@ -3,13 +3,13 @@
 // total lines chosen ("null or zero is omitted"), parties and notes made printable. Invoices here; the other document
 // types' columns and totals in view-model-types.test.ts.
 import { expect } from 'chai';
-import { loadAssets, type Assets } from '../../../../server/assets';
-import { loadConfig, projectRoot } from '../../../../server/config';
+import { type Assets } from '../../../../server/assets';
 import { validateDocument } from '../../../../server/documents/validate';
 import { computeTotals } from '../../../../server/money/totals';
 import { negotiateLocale } from '../../../../server/render/labels/locale';
 import { languagePreferences } from '../../../../server/http/accept-language';
 import { buildView, CUSTOM_FIELDS_IN_DETAILS, type DocumentView } from '../../../../server/render/view/view-model';
+import { projectAssets } from '../../../helpers/project-assets';
 
 /** 23:30 UTC on 23 November: already the 24th in Tokyo. */
 const NOW = new Date('2026-11-23T23:30:00Z');
@@ -17,7 +17,7 @@ const NOW = new Date('2026-11-23T23:30:00Z');
 describe('document view: invoices', function () {
   let assets: Assets;
   before(function () {
-    assets = loadAssets(projectRoot(), loadConfig({}).limits);
+    assets = projectAssets();
   });
   function view(body: Record<string, unknown>, acceptLanguage?: string, logoDataUri?: string): DocumentView {
     const doc = validateDocument(assets.schemas, { from: 'Acme Corp', to: 'Client', ...body });

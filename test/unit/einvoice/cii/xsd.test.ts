@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import { acquireXsdValidator, XsdLoadError, type XsdPaths } from '../../../server/einvoice/xsd-validator';
-import { makeInvoice, vat } from '../../helpers/einvoice-model';
+import { loadConfig } from '../../../../server/config';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import { acquireXsdValidator, XsdLoadError, type XsdPaths } from '../../../../server/einvoice/xsd-validator';
+import { makeInvoice, vat } from '../../../helpers/einvoice-model';
 
 const config = loadConfig({});
 const paths = (over: Partial<XsdPaths>): XsdPaths => ({

@@ -5,13 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import { PROFILES } from '../../../server/einvoice/profiles';
-import { buildUbl } from '../../../server/einvoice/ubl/build';
-import { readUbl, ublProfile } from '../../../server/einvoice/ubl/read';
-import { parseXml, type XmlNode } from '../../../server/einvoice/xml-tree';
-import { STANDARDS_DIR } from '../../helpers/schematron';
-import { differences, read, terms } from '../../helpers/ubl-read';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import { PROFILES } from '../../../../server/einvoice/profiles';
+import { buildUbl } from '../../../../server/einvoice/ubl/build';
+import { readUbl, ublProfile } from '../../../../server/einvoice/ubl/read';
+import { parseXml, type XmlNode } from '../../../../server/einvoice/xml-tree';
+import { STANDARDS_DIR } from '../../../helpers/schematron';
+import { differences, read, terms } from '../../../helpers/ubl-read';
 
 const example = (file: string): string => fs.readFileSync(path.join(STANDARDS_DIR, 'examples', file), 'utf8');
 const EN16931 = example('en16931-ubl/ubl-tc434-example5.xml');

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { REASON_CODES, STATUS_CODES, writeCdar, type LifecycleStatus, type StatusInput } from '../../../server/einvoice/cdar/build';
-import { rules, STANDARDS_DIR, type Failure } from '../../helpers/schematron';
-import { xmllintErrors } from '../../helpers/ubl';
-import { at, one } from '../../helpers/xml-path';
+import { REASON_CODES, STATUS_CODES, writeCdar, type LifecycleStatus, type StatusInput } from '../../../../server/einvoice/cdar/build';
+import { rules, STANDARDS_DIR, type Failure } from '../../../helpers/schematron';
+import { xmllintErrors } from '../../../helpers/ubl';
+import { at, one } from '../../../helpers/xml-path';
 
 const CDAR_DIR = path.join(STANDARDS_DIR, 'france', 'CDAR');
 const XSD = path.join(CDAR_DIR, '1xsd-CDAR_D22B_uncoupled', 'CrossDomainAcknowledgementAndResponse_100pD22B.xsd');

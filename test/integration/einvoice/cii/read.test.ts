@@ -8,19 +8,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import { ciiProfile, readCii } from '../../../server/einvoice/cii/read';
-import { X } from '../../../server/einvoice/cii/read-xml';
-import type { EInvoice, Profile } from '../../../server/einvoice/model';
-import { PROFILES } from '../../../server/einvoice/profiles';
-import { buildUbl } from '../../../server/einvoice/ubl/build';
-import { decodeXml, parseXml, type XmlNode } from '../../../server/einvoice/xml-tree';
-import { acquireXsdValidator, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
-import { Decimal } from '../../../server/money/decimal';
-import { fullInvoice, invoiceFor } from '../../helpers/einvoice-full';
-import { rules, STANDARDS_DIR } from '../../helpers/schematron';
-import { comparedModel as terms, differences, termValues, type Term } from '../../helpers/semantic';
+import { loadConfig } from '../../../../server/config';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import { ciiProfile, readCii } from '../../../../server/einvoice/cii/read';
+import { X } from '../../../../server/einvoice/cii/read-xml';
+import type { EInvoice, Profile } from '../../../../server/einvoice/model';
+import { PROFILES } from '../../../../server/einvoice/profiles';
+import { buildUbl } from '../../../../server/einvoice/ubl/build';
+import { decodeXml, parseXml, type XmlNode } from '../../../../server/einvoice/xml-tree';
+import { acquireXsdValidator, type XsdValidatorRef } from '../../../../server/einvoice/xsd-validator';
+import { Decimal } from '../../../../server/money/decimal';
+import { fullInvoice, invoiceFor } from '../../../helpers/einvoice-full';
+import { rules, STANDARDS_DIR } from '../../../helpers/schematron';
+import { comparedModel as terms, differences, termValues, type Term } from '../../../helpers/semantic';
 
 const CII_DIR = path.join(STANDARDS_DIR, 'examples', 'en16931-cii');
 const EXAMPLES = [

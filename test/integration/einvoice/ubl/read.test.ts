@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import { buildUbl } from '../../../server/einvoice/ubl/build';
-import { acquireXsdValidator, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
-import { Decimal } from '../../../server/money/totals';
-import { rules, STANDARDS_DIR } from '../../helpers/schematron';
-import { differences, forCii, read, terms, unexplained } from '../../helpers/ubl-read';
+import { loadConfig } from '../../../../server/config';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import { buildUbl } from '../../../../server/einvoice/ubl/build';
+import { acquireXsdValidator, type XsdValidatorRef } from '../../../../server/einvoice/xsd-validator';
+import { Decimal } from '../../../../server/money/totals';
+import { rules, STANDARDS_DIR } from '../../../helpers/schematron';
+import { differences, forCii, read, terms, unexplained } from '../../../helpers/ubl-read';
 
 const EXAMPLES = ['en16931-ubl', 'peppol-bis-3'].flatMap((dir) =>
   fs

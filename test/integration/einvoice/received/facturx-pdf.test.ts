@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { expect } from 'chai';
-import { projectRoot } from '../../../server/config';
-import { DomainError } from '../../../server/errors';
-import { checkConformanceLevel, readFacturXPdf, type Check } from '../../../server/einvoice/received/facturx-pdf';
-import { appendUpdate, catalogOf, findObject, patchPdf, type Patched } from '../../helpers/pdf-patch';
-import { qpdfJson, type Dict, type QpdfFile } from '../../helpers/pdfa-reader';
-import { tempDir } from '../../helpers/service';
+import { projectRoot } from '../../../../server/config';
+import { DomainError } from '../../../../server/errors';
+import { checkConformanceLevel, readFacturXPdf, type Check } from '../../../../server/einvoice/received/facturx-pdf';
+import { appendUpdate, catalogOf, findObject, patchPdf, type Patched } from '../../../helpers/pdf-patch';
+import { qpdfJson, type Dict, type QpdfFile } from '../../../helpers/pdfa-reader';
+import { tempDir } from '../../../helpers/service';
 
 const FIXTURES = path.join(projectRoot(), 'test', 'fixtures', 'facturx');
 const en16931 = fs.readFileSync(path.join(FIXTURES, 'en16931.pdf'));

@@ -3,12 +3,12 @@
 // CII binding gives it (the CEN's CII rules name the context of every term; KoSIT's cii-xr.xsl its XPath). Values
 // are compared with the model's, so a term that is written elsewhere, twice, or not at all fails here.
 import { expect } from 'chai';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import type { EInvoice } from '../../../server/einvoice/model';
-import { amountText, decimalText } from '../../../server/money/amount-text';
-import type { Decimal } from '../../../server/money/totals';
-import { fullInvoice } from '../../helpers/einvoice-full';
-import { at, parse, type Doc } from '../../helpers/xml-path';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import type { EInvoice } from '../../../../server/einvoice/model';
+import { amountText, decimalText } from '../../../../server/money/amount-text';
+import type { Decimal } from '../../../../server/money/totals';
+import { fullInvoice } from '../../../helpers/einvoice-full';
+import { at, parse, type Doc } from '../../../helpers/xml-path';
 
 const TX = 'rsm:SupplyChainTradeTransaction';
 const AG = `${TX}/ram:ApplicableHeaderTradeAgreement`;

@@ -8,14 +8,14 @@
 // fail the profile's own checks, so the refusals are not guesses.
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import type { EInvoice, Line, Profile } from '../../../server/einvoice/model';
-import { carriageProblems, DOCUMENT_TERMS, LINE_TERMS } from '../../../server/einvoice/profile-terms';
-import { PROFILES, profileProblems } from '../../../server/einvoice/profiles';
-import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
-import { fullInvoice, invoiceFor } from '../../helpers/einvoice-full';
-import { loadRules, rules, STANDARDS_DIR, type Failure, type Validator } from '../../helpers/schematron';
+import { loadConfig } from '../../../../server/config';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import type { EInvoice, Line, Profile } from '../../../../server/einvoice/model';
+import { carriageProblems, DOCUMENT_TERMS, LINE_TERMS } from '../../../../server/einvoice/profile-terms';
+import { PROFILES, profileProblems } from '../../../../server/einvoice/profiles';
+import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../../server/einvoice/xsd-validator';
+import { fullInvoice, invoiceFor } from '../../../helpers/einvoice-full';
+import { loadRules, rules, STANDARDS_DIR, type Failure, type Validator } from '../../../helpers/schematron';
 
 const FACTURX_SEF: Partial<Record<Profile, string>> = {
   minimum: 'facturx-minimum/Factur-X_1.09_MINIMUM.sef.json',

@@ -4,14 +4,14 @@
 // passes the KoSIT XRechnung rules. A broken model and a broken document fail, so the checks mean something.
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../server/config';
-import { buildCii } from '../../../server/einvoice/cii/build';
-import { SPECIFICATION_ID } from '../../../server/einvoice/profiles';
-import type { EInvoice } from '../../../server/einvoice/model';
-import { Decimal } from '../../../server/money/totals';
-import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
-import { BUYER, FR_BUYER, FR_SELLER, makeInvoice, SELLER, vat } from '../../helpers/einvoice-model';
-import { loadRules, rules, STANDARDS_DIR, type Failure, type Validator } from '../../helpers/schematron';
+import { loadConfig } from '../../../../server/config';
+import { buildCii } from '../../../../server/einvoice/cii/build';
+import { SPECIFICATION_ID } from '../../../../server/einvoice/profiles';
+import type { EInvoice } from '../../../../server/einvoice/model';
+import { Decimal } from '../../../../server/money/totals';
+import { acquireXsdValidator, type XsdRoot, type XsdValidatorRef } from '../../../../server/einvoice/xsd-validator';
+import { BUYER, FR_BUYER, FR_SELLER, makeInvoice, SELLER, vat } from '../../../helpers/einvoice-model';
+import { loadRules, rules, STANDARDS_DIR, type Failure, type Validator } from '../../../helpers/schematron';
 
 const S19 = vat('S', '19');
 const S7 = vat('S', '7');

@@ -8,15 +8,15 @@
 import { expect } from 'chai';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
-import { loadConfig } from '../../../server/config';
-import type { DocumentRequest } from '../../../server/documents/model';
-import { toEInvoice } from '../../../server/einvoice/map';
-import { buildUbl, PDF_PLACEHOLDER } from '../../../server/einvoice/ubl/build';
-import { acquireXsdValidator, type XsdValidatorRef } from '../../../server/einvoice/xsd-validator';
-import { computeTotals } from '../../../server/money/totals';
-import { E_INVOICE } from '../../helpers/e-invoice-request';
-import { documentRequest } from '../../helpers/money';
-import { at, one, parse } from '../../helpers/xml-path';
+import { loadConfig } from '../../../../server/config';
+import type { DocumentRequest } from '../../../../server/documents/model';
+import { toEInvoice } from '../../../../server/einvoice/map';
+import { buildUbl, PDF_PLACEHOLDER } from '../../../../server/einvoice/ubl/build';
+import { acquireXsdValidator, type XsdValidatorRef } from '../../../../server/einvoice/xsd-validator';
+import { computeTotals } from '../../../../server/money/totals';
+import { E_INVOICE } from '../../../helpers/e-invoice-request';
+import { documentRequest } from '../../../helpers/money';
+import { at, one, parse } from '../../../helpers/xml-path';
 
 const LABELS = { discount: 'Discount', shipping: 'Shipping' };
 const NOW = new Date('2026-11-26T12:00:00Z');
