@@ -2,13 +2,12 @@
 // depth, form-style lists become lists, numeric strings must be decimals, toggles and codes are read as clients write
 // them. It never rejects: whatever it cannot read is left for the schema to report.
 import { expect } from 'chai';
-import path from 'node:path';
-import { loadConfig, projectRoot } from '../../../server/config';
+import { loadConfig } from '../../../server/config';
 import { normalizeRequest } from '../../../server/documents/normalize';
-import { loadSchemas } from '../../../server/documents/schema-registry';
+import { projectAssets } from '../../helpers/project-assets';
 
 /** The numeric fields as the real schemas name them. */
-const { numericFields } = loadSchemas(path.join(projectRoot(), 'schemas'), loadConfig({ NODE_ENV: 'test' }).limits);
+const { numericFields } = projectAssets(loadConfig({ NODE_ENV: 'test' }).limits).schemas;
 const normalize = (body: Record<string, unknown>) => normalizeRequest(body, numericFields);
 
 const NOT_A_DECIMAL = { notADecimal: true };

@@ -3,15 +3,15 @@
 // fields first, in words per kind of problem; the type read and its fields kept or refused; the bounds (list lengths
 // before anything is validated, text lengths, at most 100 details); characters XML cannot carry; blank fields dropped
 // and the defaults filled in.
-import path from 'node:path';
+
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { loadConfig, projectRoot } from '../../../server/config';
-import { loadCodeLists } from '../../../server/documents/code-lists';
-import { loadSchemas, type SchemaRegistry } from '../../../server/documents/schema-registry';
+import { loadConfig } from '../../../server/config';
+import { type SchemaRegistry } from '../../../server/documents/schema-registry';
 import { validateDocument } from '../../../server/documents/validate';
 import { DomainError, type FieldProblem } from '../../../server/errors';
 import { THEMES } from '../../helpers/themes';
+import { projectAssets } from '../../helpers/project-assets';
 
 const LIMITS = loadConfig({}).limits;
 const VALID = { from: 'Acme NV', to: 'Client BV', items: [{ name: 'Consulting', quantity: 2, unit_cost: 150 }] };
@@ -32,7 +32,7 @@ const BREAKS: { field: string; apply: (body: Record<string, unknown>) => void }[
 describe('document validation (validate.ts)', function () {
   let registry: SchemaRegistry;
   before(function () {
-    registry = loadSchemas(path.join(projectRoot(), 'schemas'), LIMITS, loadCodeLists(path.join(projectRoot(), 'codes', 'en16931.json')));
+    registry = projectAssets(LIMITS).schemas;
   });
 
   function problems(body: unknown): FieldProblem[] {

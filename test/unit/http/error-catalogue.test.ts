@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig, projectRoot } from '../../../server/config';
-import { loadSchemas } from '../../../server/documents/schema-registry';
 import { ACCOUNT_ERROR_CODES, DomainError, ERROR_CODES, isRequestProblem, type ErrorCode } from '../../../server/errors';
 import { ERROR_CATALOGUE, toResponse } from '../../../server/http/error-catalogue';
 import { loadHttpAssets } from '../../../server/http/http-assets';
 import { buildOpenApi } from '../../../server/http/openapi';
+import { projectAssets } from '../../helpers/project-assets';
 
 const ROOT = projectRoot();
 
@@ -104,7 +104,7 @@ describe('error catalogue', function () {
 
   it('the OpenAPI description offers exactly these codes', function () {
     const config = loadConfig({ NODE_ENV: 'test' });
-    const api = buildOpenApi(loadSchemas(path.join(ROOT, 'schemas'), config.limits), loadHttpAssets(ROOT)) as {
+    const api = buildOpenApi(projectAssets(config.limits).schemas, loadHttpAssets(ROOT)) as {
       components: { schemas: { Error: { properties: { code: { enum: string[] } } } } };
     };
     expect([...api.components.schemas.Error.properties.code.enum].sort()).to.deep.equal([...ERROR_CODES].sort());

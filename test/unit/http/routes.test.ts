@@ -1,18 +1,18 @@
 // The route table (routes.ts) and the OpenAPI description say the same: every operation a client can POST to is a
 // row, with the media types its 200 answer may have.
-import path from 'node:path';
+
 import { expect } from 'chai';
 import { loadConfig, projectRoot } from '../../../server/config';
-import { loadSchemas } from '../../../server/documents/schema-registry';
 import { loadHttpAssets } from '../../../server/http/http-assets';
 import { buildOpenApi } from '../../../server/http/openapi';
 import { ROUTES } from '../../../server/http/routes';
+import { projectAssets } from '../../helpers/project-assets';
 
 type Operation = { responses: { 200: { content: Record<string, unknown> } } };
 
 describe('the route table', function () {
   const root = projectRoot();
-  const api = buildOpenApi(loadSchemas(path.join(root, 'schemas'), loadConfig({ NODE_ENV: 'test' }).limits), loadHttpAssets(root)) as {
+  const api = buildOpenApi(projectAssets(loadConfig({ NODE_ENV: 'test' }).limits).schemas, loadHttpAssets(root)) as {
     paths: Record<string, { post?: Operation }>;
   };
 
