@@ -46,13 +46,18 @@ export function startupLoaders(): { problems: string[]; attempt: <T>(load: () =>
 export function loadAssets(root: string, limits: Limits): Assets {
   const { problems, attempt } = startupLoaders();
   const codes = attempt(() => loadCodeLists(path.join(root, 'codes', 'en16931.json')));
-  // The schema's `theme` is one of the theme folders (documents/theme-ids.ts): a folder dropped in is offered.
-  const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes, path.join(root, 'themes')));
+  const templatesDir = path.join(root, 'templates');
+  const themes = attempt(() => loadThemes(path.join(root, 'themes'), sharedPartialNames(templatesDir)));
+  // The schema's `theme` is one of the themes loaded: a folder dropped in is offered. (Themes that failed to load
+  // are listed from their folder, so that the schemas' own problems are reported too.)
+  const offered = themes && {
+    ids: themes.themes.map((t) => t.id),
+    papers: new Map(themes.themes.flatMap((t) => (t.pageSize ? [[t.id, t.pageSize] as const] : []))),
+  };
+  const schemas = codes && attempt(() => loadSchemas(path.join(root, 'schemas'), limits, codes, offered ?? path.join(root, 'themes')));
   const catalogues = attempt(() => loadCatalogues(path.join(root, 'locales')));
   const messages = attempt(() => loadCountedMessages(path.join(root, 'locales', 'api')));
   const fonts = attempt(() => loadFonts(path.join(root, 'themes', 'fonts.json'), (name) => require.resolve(name, { paths: [root] })));
-  const templatesDir = path.join(root, 'templates');
-  const themes = attempt(() => loadThemes(path.join(root, 'themes'), sharedPartialNames(templatesDir)));
   // The templates are checked even when a theme is broken, so that every problem is listed at once.
   const html = fonts && attempt(() => loadHtmlRenderer({ templatesDir, themes: themes ?? { base: '', themes: [] }, fonts }));
   if (problems.length > 0 || !schemas || !catalogues || !messages || !html || !themes) throw new StartupError(problems);

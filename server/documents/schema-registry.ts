@@ -14,7 +14,7 @@ import { listBoundsOf, type ListBounds } from './list-bounds';
 import { DOCUMENT_TYPES, type DocumentType } from './model';
 import { addProperties, emptyShape, type NumericShape } from './numeric-fields';
 import { fileResolver, inlineRefs } from './schema-inline';
-import { themeIdsIn, themePapersIn } from './theme-ids';
+import { orderedThemeIds, themeIdsIn, themePapersIn } from './theme-ids';
 import type { DocumentBody } from './schema-types';
 
 export class SchemaLoadError extends Error {
@@ -267,12 +267,26 @@ function compileOther(
   }
 }
 
-/** `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder. */
-export function loadSchemas(dir: string, limits: Limits, codes?: CodeLists, themesDir = path.join(dir, '..', 'themes')): SchemaRegistry {
+/** The themes a request may name and the paper each prefers, as loaded (assets.ts gives render/themes.ts's). */
+export interface OfferedThemes {
+  ids: readonly string[];
+  papers: ReadonlyMap<string, 'letter' | 'a4'>;
+}
+
+/**
+ * `codes`: the EN 16931 code lists the formats check; by default codes/en16931.json beside the schema folder.
+ * `themes`: the themes already loaded, or the folder to list them from (beside the schemas unless given).
+ */
+export function loadSchemas(
+  dir: string,
+  limits: Limits,
+  codes?: CodeLists,
+  offered: OfferedThemes | string = path.join(dir, '..', 'themes'),
+): SchemaRegistry {
   const problems: string[] = [];
-  // `theme` is one of the folders of the themes folder (beside the schemas unless the caller says where).
-  const themes = themeIdsIn(themesDir);
-  const papers = themePapersIn(themesDir, themes);
+  // `theme` is one of the themes offered: those loaded, or the folders of the themes folder.
+  const themes = typeof offered === 'string' ? themeIdsIn(offered) : orderedThemeIds(offered.ids);
+  const papers = typeof offered === 'string' ? themePapersIn(offered, themes) : offered.papers;
   const raw = readSchemaFiles(dir, limits, themes, problems);
   const ajv = createAjv(codeListsFor(dir, codes, problems));
   const common = addCommon(ajv, raw, dir, problems);

@@ -1,6 +1,7 @@
 // Which themes a request may name: the folders of themes/ that hold a theme.css (render/themes.ts loads and checks
-// them), the default first, and the paper each prefers (its theme.json's page_size). Read by the schemas (the `theme`
-// enum, `x-themes`) and the request's defaults; knows nothing else of a theme's content.
+// them), the default first, and the paper each prefers (its theme.json's page_size). At start-up the schemas (the
+// `theme` enum, `x-themes`) take the themes render/themes.ts loaded (assets.ts), so the folder is read once; these
+// listings serve a schema registry loaded alone (tools, tests). Knows nothing else of a theme's content.
 import fs from 'node:fs';
 import path from 'node:path';
 
