@@ -175,7 +175,18 @@ function routingProblems(invoice: EInvoice, out: FieldProblem[]): void {
   }
 }
 
+/** The invoice's own: its number and those it refers to (BR-FR-01, -02), its dates' years (BR-FR-03), its billing
+ * framework (BR-FR-08, BR-FR-CO-09, -07), the invoices it credits or corrects (BR-FR-CO-05, -04), its currency
+ * (BR-FR-CO-12, BR-FR-DEC-01) and its attachments (BR-FR-17, -18). */
 function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldProblem[]): void {
+  identifierProblems(invoice, out);
+  frameworkProblems(invoice, out);
+  referenceProblems(invoice, out);
+  currencyProblems(invoice, out);
+  attachmentProblems(invoice, doc, out);
+}
+
+function identifierProblems(invoice: EInvoice, out: FieldProblem[]): void {
   if (!ID_FORM.test(invoice.number)) {
     out.push({
       field: 'number',
@@ -199,6 +210,9 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
     if (y !== undefined && (y < 2000 || y > 2099))
       out.push({ field, message: `${field} of a French invoice is in the years 2000 to 2099 (BR-FR-03)` });
   }
+}
+
+function frameworkProblems(invoice: EInvoice, out: FieldProblem[]): void {
   const bt23 = invoice.businessProcess;
   if (bt23 === undefined) {
     out.push({
@@ -220,6 +234,9 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
   if (invoice.dueDate && invoice.dueDate < invoice.issueDate && !(bt23 && ALREADY_PAID.has(bt23))) {
     out.push({ field: 'due_date', message: 'due_date of a French invoice is not before its date (BR-FR-CO-07)' });
   }
+}
+
+function referenceProblems(invoice: EInvoice, out: FieldProblem[]): void {
   const dated = invoice.precedingInvoices.filter((p) => p.date);
   if (CREDIT_NOTE_CODES.has(invoice.typeCode) && dated.length === 0) {
     out.push({
@@ -233,6 +250,9 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
       message: 'preceding_invoices of a corrective invoice is exactly one: the invoice it corrects, with its number and date (BR-FR-CO-04)',
     });
   }
+}
+
+function currencyProblems(invoice: EInvoice, out: FieldProblem[]): void {
   if (invoice.currency !== 'EUR' && invoice.taxCurrency?.code !== 'EUR') {
     out.push({
       field: 'e_invoice.tax_currency',
@@ -245,6 +265,9 @@ function documentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldPro
       message: `currency ${invoice.currency} has ${invoice.minorUnits} decimals; a French invoice's amounts have at most 2 (BR-FR-DEC-01)`,
     });
   }
+}
+
+function attachmentProblems(invoice: EInvoice, doc: DocumentRequest, out: FieldProblem[]): void {
   const attachments = doc.e_invoice?.attachments ?? [];
   for (const [i, a] of attachments.entries()) {
     if (a.description !== undefined && !ATTACHMENT_CODES.includes(a.description)) {

@@ -110,53 +110,8 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
   const streams = new Set<Response>();
   router.use(helmet({ contentSecurityPolicy: STUDIO_CSP }));
   router.use(express.raw({ type: 'application/json', limit: '2mb' }));
-
-  // Read as the API reads a body (its depth bound and its errors: express.json overflowed the stack on 100,000 nested
-  // lists), and only the shapes a preview takes: anything else is left for the schema to name.
-  const prepare = async (req: Request) => {
-    const parsed: unknown = Buffer.isBuffer(req.body) && req.body.length > 0 ? await pipeline.parse('json', req.body) : {};
-    const body = (isObject(parsed) ? parsed : {}) as PreviewRequest;
-    const doc = {
-      ...(isObject(body.doc) ? body.doc : {}),
-      ...(body.type ? { type: body.type } : {}),
-      ...(body.theme ? { theme: body.theme } : {}),
-      ...(body.page_size ? { page_size: body.page_size } : {}),
-    };
-    // A brand is checked as PUT /brand checks it (its logo fetched), and lies under the request as an account's does.
-    const brand = isObject(body.brand) && Object.keys(body.brand).length > 0 ? await pipeline.brand(body.brand as ParsedBody) : undefined;
-    const lang = typeof body.lang === 'string' ? body.lang : undefined;
-    const prepared = pipeline.prepare(doc, pipeline.locale(languagePreferences(lang ?? brand?.language)), false, brand);
-    return { ...prepared, draft: draftOf(body.draft) };
-  };
-  const drafted = async <T>(req: Request, res: Response, make: (prepared: PreparedDocument) => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await make(await prepare(req));
-    } catch (err) {
-      if (!(err instanceof TemplateLoadError)) throw err;
-      res.status(400).json({ error: 'The theme draft cannot be used', problems: err.problems });
-      return undefined;
-    }
-  };
-
-  const shown = Object.fromEntries(
-    DOCUMENT_TYPES.map((type) => [type, examples.get(type) ?? { type, from: 'A', to: 'B', items: [{ name: 'Item' }] }]),
-  );
-  router.get('/api/meta', (_req, res) => {
-    res.json({
-      types: DOCUMENT_TYPES,
-      themes: pipeline.assets.html.themes,
-      // Each theme's name, description and preferred paper (its theme.json).
-      themeInfo: pipeline.assets.html.themeInfo,
-      // One per catalogue in locales/, as the tag the service formats with (`fr` → `fr-FR`).
-      languages: pipeline.assets.catalogues.languages.map((language) => pipeline.locale([language]).tag),
-      pageSizes: Object.keys(PAPER),
-      paper: PAPER,
-      printerMargin: PRINTER_MARGIN,
-      examples: shown,
-      version: reload?.version() ?? 0,
-      liveReload: Boolean(reload),
-    });
-  });
+  const drafted = draftedMaker(pipeline);
+  router.get('/api/meta', metaHandler(pipeline, examples, reload));
   router.post('/api/html', async (req, res) => {
     const html = await drafted(req, res, (p) => pipeline.renderHtml(p));
     if (html) res.type('html').send(html.html);
@@ -178,8 +133,80 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
     if (!files || !info) return res.status(404).json({ error: `no theme ${id}` });
     res.json({ ...info, ...files });
   });
-  // The edited theme as a folder to drop into themes/ (a ZIP): theme.json, theme.css and the partials it replaces.
-  router.post('/api/export', async (req, res) => {
+  router.post('/api/export', exportHandler(pipeline));
+  router.get('/api/events', (req, res) => reloadEvents(req, res, streams, reload));
+  router.all(['/api/meta', '/api/events'], otherMethods(['GET', 'HEAD']));
+  router.all(['/api/html', '/api/pdf', '/api/pages', '/api/export'], otherMethods(['POST']));
+  router.all('/api/theme/:id', otherMethods(['GET', 'HEAD']));
+  router.use(express.static(STUDIO_DIR, { index: 'index.html', extensions: ['html'] }));
+  return {
+    router,
+    close() {
+      for (const res of streams) res.end();
+    },
+  };
+}
+
+type Drafted = <T>(req: Request, res: Response, make: (prepared: PreparedDocument) => Promise<T>) => Promise<T | undefined>;
+
+/** Makes something of a preview request: its document prepared under its brand and language, with its theme draft; a
+ * draft that cannot be compiled is a 400 listing its problems (and nothing is made). */
+function draftedMaker(pipeline: DocumentPipeline): Drafted {
+  // Read as the API reads a body (its depth bound and its errors: express.json overflowed the stack on 100,000 nested
+  // lists), and only the shapes a preview takes: anything else is left for the schema to name.
+  const prepare = async (req: Request) => {
+    const parsed: unknown = Buffer.isBuffer(req.body) && req.body.length > 0 ? await pipeline.parse('json', req.body) : {};
+    const body = (isObject(parsed) ? parsed : {}) as PreviewRequest;
+    const doc = {
+      ...(isObject(body.doc) ? body.doc : {}),
+      ...(body.type ? { type: body.type } : {}),
+      ...(body.theme ? { theme: body.theme } : {}),
+      ...(body.page_size ? { page_size: body.page_size } : {}),
+    };
+    // A brand is checked as PUT /brand checks it (its logo fetched), and lies under the request as an account's does.
+    const brand = isObject(body.brand) && Object.keys(body.brand).length > 0 ? await pipeline.brand(body.brand as ParsedBody) : undefined;
+    const lang = typeof body.lang === 'string' ? body.lang : undefined;
+    const prepared = pipeline.prepare(doc, pipeline.locale(languagePreferences(lang ?? brand?.language)), false, brand);
+    return { ...prepared, draft: draftOf(body.draft) };
+  };
+  return async (req, res, make) => {
+    try {
+      return await make(await prepare(req));
+    } catch (err) {
+      if (!(err instanceof TemplateLoadError)) throw err;
+      res.status(400).json({ error: 'The theme draft cannot be used', problems: err.problems });
+      return undefined;
+    }
+  };
+}
+
+/** GET /api/meta: the types, themes, languages, papers and examples the studio offers, and live reload's state. */
+function metaHandler(pipeline: DocumentPipeline, examples: Map<string, Node>, reload?: LiveReload) {
+  const shown = Object.fromEntries(
+    DOCUMENT_TYPES.map((type) => [type, examples.get(type) ?? { type, from: 'A', to: 'B', items: [{ name: 'Item' }] }]),
+  );
+  return (_req: Request, res: Response) => {
+    res.json({
+      types: DOCUMENT_TYPES,
+      themes: pipeline.assets.html.themes,
+      // Each theme's name, description and preferred paper (its theme.json).
+      themeInfo: pipeline.assets.html.themeInfo,
+      // One per catalogue in locales/, as the tag the service formats with (`fr` → `fr-FR`).
+      languages: pipeline.assets.catalogues.languages.map((language) => pipeline.locale([language]).tag),
+      pageSizes: Object.keys(PAPER),
+      paper: PAPER,
+      printerMargin: PRINTER_MARGIN,
+      examples: shown,
+      version: reload?.version() ?? 0,
+      liveReload: Boolean(reload),
+    });
+  };
+}
+
+/** POST /api/export: the edited theme as a folder to drop into themes/ (a ZIP): theme.json, theme.css and the
+ * partials it replaces. */
+function exportHandler(pipeline: DocumentPipeline) {
+  return async (req: Request, res: Response) => {
     const parsed: unknown = Buffer.isBuffer(req.body) && req.body.length > 0 ? await pipeline.parse('json', req.body) : {};
     const body = isObject(parsed) ? parsed : {};
     const id = typeof body.id === 'string' ? body.id : '';
@@ -205,17 +232,6 @@ export function createStudio(pipeline: DocumentPipeline, examples: Map<string, N
     };
     const zip = await themeZip(id, manifest, draft.css ?? base.css, partials);
     res.type('application/zip').attachment(`${id}.zip`).send(zip);
-  });
-  router.get('/api/events', (req, res) => reloadEvents(req, res, streams, reload));
-  router.all(['/api/meta', '/api/events'], otherMethods(['GET', 'HEAD']));
-  router.all(['/api/html', '/api/pdf', '/api/pages', '/api/export'], otherMethods(['POST']));
-  router.all('/api/theme/:id', otherMethods(['GET', 'HEAD']));
-  router.use(express.static(STUDIO_DIR, { index: 'index.html', extensions: ['html'] }));
-  return {
-    router,
-    close() {
-      for (const res of streams) res.end();
-    },
   };
 }
 

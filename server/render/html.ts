@@ -100,8 +100,8 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
   const sets = new Map(opts.themes.themes.map((t) => [t.id, t.partials.size > 0 ? compileSet(sources, t, problems) : shared] as const));
   if (problems.length > 0) throw new TemplateLoadError(problems);
   const themeCss = new Map(opts.themes.themes.map((t) => [t.id, `${opts.themes.base}\n${t.css}`]));
-  const drafts: string[] = [];
   const frames = themeFrames(themeCss, (theme) => sets.get(theme)!.page!);
+  const drafts = draftKeeper(opts.themes, sources, { sets, themeCss, frames });
   const whole = (parts: PrintDocument, theme: string): string =>
     sets.get(theme)!.page!({
       ...parts,
@@ -120,45 +120,67 @@ export function loadHtmlRenderer(opts: { templatesDir: string; themes: ThemeSet;
       return { css: saved.css, partials: Object.fromEntries(saved.partials), shared: Object.fromEntries(sources.partials) };
     },
     render(view, theme, draft) {
-      if (draft) {
-        const edited = draftTheme(opts.themes, sources, theme, draft);
-        // The last few drafts only: a studio session makes one per edit.
-        if (!drafts.includes(edited.id)) drafts.push(edited.id);
-        for (const old of drafts.splice(0, Math.max(0, drafts.length - MAX_DRAFTS))) [sets, themeCss, frames].forEach((m) => m.delete(old));
-        sets.set(edited.id, edited.set);
-        themeCss.set(edited.id, edited.css);
-        frames.set(edited.id, themeFrames(new Map([[edited.id, edited.css]]), () => edited.set.page!).get(edited.id)!);
-        theme = edited.id;
-      }
-      const { style, body } = sets.get(theme) as Required<TemplateSet>;
-      const fonts = fontsFor(view, opts.fonts);
-      const parts: PrintDocument = {
-        frame: frames.get(theme)!,
-        lang: view.lang,
-        title: view.title,
-        author: view.author,
-        css: style({
-          fontStack: fonts.stack,
-          pageOfCss: pageCounterCss(view.pageOf),
-          margin: PAGE_MARGIN_IN,
-          qrBill: view.qrBill !== undefined,
-          footer: view.footer,
-          brand: view.brand && brandCss(view.brand),
-        }),
-        fonts: fonts.faces,
-        bodyClass: `doc doc--${view.type}`,
-        body: body({ view }),
-      };
+      const id = draft ? drafts.use(theme, draft) : theme;
+      const parts = documentParts(view, sets.get(id) as Required<TemplateSet>, frames.get(id)!, opts.fonts);
       let html: string | undefined;
       return {
         get html() {
-          return (html ??= whole(parts, theme));
+          return (html ??= whole(parts, id));
         },
         parts,
         title: view.title,
         author: view.author,
       };
     },
+  };
+}
+
+/** What the renderer keeps per theme id: its templates, its CSS and its page frame. */
+interface ThemeMaps {
+  sets: Map<string, TemplateSet>;
+  themeCss: Map<string, string>;
+  frames: Map<string, PrintDocument['frame']>;
+}
+
+/** The studio's drafts, each compiled once into `maps` under an id of its own; the last MAX_DRAFTS are kept (a studio
+ * session makes one per edit). */
+function draftKeeper(themes: ThemeSet, sources: TemplateSources, maps: ThemeMaps): { use(theme: string, draft: ThemeDraft): string } {
+  const kept: string[] = [];
+  return {
+    use(theme, draft) {
+      const edited = draftTheme(themes, sources, theme, draft);
+      if (!kept.includes(edited.id)) kept.push(edited.id);
+      for (const old of kept.splice(0, Math.max(0, kept.length - MAX_DRAFTS))) {
+        for (const m of [maps.sets, maps.themeCss, maps.frames]) m.delete(old);
+      }
+      maps.sets.set(edited.id, edited.set);
+      maps.themeCss.set(edited.id, edited.css);
+      maps.frames.set(edited.id, themeFrames(new Map([[edited.id, edited.css]]), () => edited.set.page!).get(edited.id)!);
+      return edited.id;
+    },
+  };
+}
+
+/** One document's parts as a page takes them: its frame, its own style (font stack, page counter, margins, QR-bill
+ * page, footer, brand), its font faces and its body. */
+function documentParts(view: DocumentView, set: Required<TemplateSet>, frame: PrintDocument['frame'], fontSet: FontSet): PrintDocument {
+  const fonts = fontsFor(view, fontSet);
+  return {
+    frame,
+    lang: view.lang,
+    title: view.title,
+    author: view.author,
+    css: set.style({
+      fontStack: fonts.stack,
+      pageOfCss: pageCounterCss(view.pageOf),
+      margin: PAGE_MARGIN_IN,
+      qrBill: view.qrBill !== undefined,
+      footer: view.footer,
+      brand: view.brand && brandCss(view.brand),
+    }),
+    fonts: fonts.faces,
+    bodyClass: `doc doc--${view.type}`,
+    body: set.body({ view }),
   };
 }
 
