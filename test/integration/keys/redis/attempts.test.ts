@@ -36,7 +36,7 @@ describe('attempt windows on Redis', function () {
     const ip = { key: 'ip:198.51.100.7', max: 2 };
     expect(await store.recordAttempt([email, ip], MINUTE, t0)).to.equal(true);
     expect(await store.recordAttempt([email, ip], MINUTE, t0 + 1), 'the email is used up').to.equal(false);
-    expect(await store.recordAttempt([ip], MINUTE, t0 + 2), "the refusal did not count for the address").to.equal(true);
+    expect(await store.recordAttempt([ip], MINUTE, t0 + 2), 'the refusal did not count for the address').to.equal(true);
     expect(await store.recordAttempt([ip], MINUTE, t0 + 3)).to.equal(false);
   });
 });

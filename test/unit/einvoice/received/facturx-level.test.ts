@@ -16,7 +16,12 @@ describe('FX-LEVEL (facturx-level)', function () {
     expect(levelOfGuideline('urn:zugferd.de:2p0:minimum')).to.equal('MINIMUM');
     expect(levelOfGuideline('  urn:ferd:CrossIndustryDocument:invoice:1p0:comfort\n')).to.equal('COMFORT');
     expect(levelOfGuideline('urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended')).to.equal('EXTENDED');
-    for (const v of ['xeinkauf.de:kosit:xrechnung_3.0', 'xeinkauf.de:kosit:xrechnung_2.3', 'xoev-de:kosit:standard:xrechnung_1.2', 'xeinkauf.de:kosit:xrechnung_3.0.2'])
+    for (const v of [
+      'xeinkauf.de:kosit:xrechnung_3.0',
+      'xeinkauf.de:kosit:xrechnung_2.3',
+      'xoev-de:kosit:standard:xrechnung_1.2',
+      'xeinkauf.de:kosit:xrechnung_3.0.2',
+    ])
       expect(levelOfGuideline(`urn:cen.eu:en16931:2017#compliant#urn:${v}`), v).to.equal('XRECHNUNG');
   });
 

@@ -13,7 +13,8 @@ const good = (header = '%PDF-1.7', end = '\n') => bytes(header, '\n', BINARY, '\
 
 describe('checkFileShape (received PDF bytes)', function () {
   it('finds nothing in a PDF/A-3 shaped file, with any one end-of-line after %%EOF', function () {
-    for (const end of ['', '\n', '\r\n', '\r']) expect(checkFileShape(good('%PDF-1.7', end), 100), JSON.stringify(end)).to.deep.equal({ checks: [] });
+    for (const end of ['', '\n', '\r\n', '\r'])
+      expect(checkFileShape(good('%PDF-1.7', end), 100), JSON.stringify(end)).to.deep.equal({ checks: [] });
     expect(checkFileShape(good('%PDF-1.0'), 100).checks).to.deep.equal([]);
   });
 
@@ -30,10 +31,16 @@ describe('checkFileShape (received PDF bytes)', function () {
     expect(checkFileShape(far, 100).refusal, 'startxref outside the last 1024 bytes').to.match(/^a truncated PDF/);
   });
 
-  it('refuses more objects than allowed, counting object headers and object streams\' /N', function () {
+  it("refuses more objects than allowed, counting object headers and object streams' /N", function () {
     expect(checkFileShape(good(), 2).refusal).to.equal(undefined);
     expect(checkFileShape(good(), 1).refusal).to.equal('a PDF with more objects than the reader allows (more than 1)');
-    const objStm = bytes('%PDF-1.7\n', BINARY, '\n', '3 0 obj\n<< /Type /ObjStm /N 500 /First 10 /Length 5 >>\nstream\nxxxxx\nendstream\nendobj\n', tail);
+    const objStm = bytes(
+      '%PDF-1.7\n',
+      BINARY,
+      '\n',
+      '3 0 obj\n<< /Type /ObjStm /N 500 /First 10 /Length 5 >>\nstream\nxxxxx\nendstream\nendobj\n',
+      tail,
+    );
     expect(checkFileShape(objStm, 400).refusal).to.match(/more than 400/);
     expect(checkFileShape(objStm, 501).refusal).to.equal(undefined);
   });
@@ -42,7 +49,9 @@ describe('checkFileShape (received PDF bytes)', function () {
     const late = checkFileShape(bytes('junk\n%PDF-1.7\n', BINARY, '\n', body, tail, '\n'), 100).checks;
     expect(late.map((c) => c.message)).to.deep.equal(['the %PDF- header is at byte 5, not at the start']);
     const v2 = checkFileShape(good('%PDF-2.0'), 100).checks;
-    expect(v2).to.deep.equal([{ rule: 'PDFA3-FILE', severity: 'fatal', message: 'the header %PDF-2.0 is not PDF 1.0 to 1.7', location: 'header' }]);
+    expect(v2).to.deep.equal([
+      { rule: 'PDFA3-FILE', severity: 'fatal', message: 'the header %PDF-2.0 is not PDF 1.0 to 1.7', location: 'header' },
+    ]);
     const odd = checkFileShape(good('%PDF-1.\x01'), 100).checks;
     expect(odd[0]!.message).to.equal('the header %PDF-1.? is not PDF 1.0 to 1.7');
     const plain = checkFileShape(bytes('%PDF-1.7\n%abcd\n', body, tail), 100).checks;
@@ -54,7 +63,9 @@ describe('checkFileShape (received PDF bytes)', function () {
   it('finds bytes after the last %%EOF (more than one end-of-line)', function () {
     for (const end of ['\n\n', '\nxx', ' ', '\r\n\r\n']) {
       const checks = checkFileShape(good('%PDF-1.7', end), 100).checks;
-      expect(checks, JSON.stringify(end)).to.deep.equal([{ rule: 'PDFA3-FILE', severity: 'fatal', message: 'there are bytes after the last %%EOF', location: 'trailer' }]);
+      expect(checks, JSON.stringify(end)).to.deep.equal([
+        { rule: 'PDFA3-FILE', severity: 'fatal', message: 'there are bytes after the last %%EOF', location: 'trailer' },
+      ]);
     }
   });
 

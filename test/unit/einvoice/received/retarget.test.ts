@@ -9,7 +9,14 @@ import { retarget } from '../../../../server/einvoice/received/retarget';
 
 /** An invoice with only what retarget reads (its other fields are passed on untouched). */
 const invoice = (profile: Profile, extra: Partial<EInvoice> = {}): EInvoice =>
-  ({ profile, specification: undefined, businessProcess: undefined, lines: [{ id: '1' }], number: 'INV-1', ...extra }) as unknown as EInvoice;
+  ({
+    profile,
+    specification: undefined,
+    businessProcess: undefined,
+    lines: [{ id: '1' }],
+    number: 'INV-1',
+    ...extra,
+  }) as unknown as EInvoice;
 
 function validationMessage(run: () => unknown): string {
   try {
@@ -31,7 +38,7 @@ describe('retarget (received invoice converted)', function () {
     expect(retarget(basic, 'cii')).to.equal(basic);
   });
 
-  it('writes a profile the syntax does not make as the bare norm, keeping BT-24 as sent (or the profile\'s own)', function () {
+  it("writes a profile the syntax does not make as the bare norm, keeping BT-24 as sent (or the profile's own)", function () {
     const peppol = retarget(invoice('peppol'), 'cii');
     expect(peppol).to.include({ profile: 'en16931', specification: PROFILES.peppol.specification, number: 'INV-1' });
     const sent = retarget(invoice('extended', { specification: 'urn:as-sent' }), 'ubl');
@@ -39,8 +46,14 @@ describe('retarget (received invoice converted)', function () {
   });
 
   it("writes Factur-X at the profile's own level, else at EN 16931, with no BT-24 of its own", function () {
-    expect(retarget(invoice('xrechnung', { specification: 'urn:x' }), 'factur-x')).to.include({ profile: 'xrechnung', specification: undefined });
-    expect(retarget(invoice('peppol', { specification: 'urn:p' }), 'factur-x')).to.include({ profile: 'en16931', specification: undefined });
+    expect(retarget(invoice('xrechnung', { specification: 'urn:x' }), 'factur-x')).to.include({
+      profile: 'xrechnung',
+      specification: undefined,
+    });
+    expect(retarget(invoice('peppol', { specification: 'urn:p' }), 'factur-x')).to.include({
+      profile: 'en16931',
+      specification: undefined,
+    });
     expect(retarget(invoice('minimum', { lines: [] }), 'factur-x'), 'no lines needed').to.include({ profile: 'minimum' });
   });
 
@@ -52,7 +65,9 @@ describe('retarget (received invoice converted)', function () {
   });
 
   it('refuses a named profile the target does not make, naming the field', function () {
-    expect(validationMessage(() => retarget(invoice('en16931'), 'cii', 'peppol'))).to.contain('"profile"').and.contain('not made in CII');
+    expect(validationMessage(() => retarget(invoice('en16931'), 'cii', 'peppol')))
+      .to.contain('"profile"')
+      .and.contain('not made in CII');
     expect(validationMessage(() => retarget(invoice('en16931'), 'ubl', 'basic'))).to.contain('not made in UBL');
     expect(validationMessage(() => retarget(invoice('en16931'), 'factur-x', 'peppol'))).to.contain('not made as Factur-X');
   });

@@ -45,7 +45,10 @@ describe('readXmp (received PDF XMP packets)', function () {
     expect(prop(xmp, FX, 'DocumentFileName')).to.equal('factur-x.xml');
     expect(prop(xmp, FX, 'ConformanceLevel')).to.equal('EN 16931');
     expect(prop(xmp, FX, 'DocumentType')).to.equal(undefined);
-    expect([...xmp.props.keys()].some((k) => k.startsWith(`{${RDF}}`)), 'rdf:about is no property').to.equal(false);
+    expect(
+      [...xmp.props.keys()].some((k) => k.startsWith(`{${RDF}}`)),
+      'rdf:about is no property',
+    ).to.equal(false);
   });
 
   it("takes an rdf:Alt's x-default item (else its first), and a Seq's or Bag's first item", function () {

@@ -23,9 +23,14 @@ describe('the rule sets (rule-sets.ts)', function () {
   it('gives each rule set compiled rules or the reason it is not run, never both', function () {
     for (const [id, set] of Object.entries(RULE_SETS)) expect(Boolean(set.file) !== Boolean(set.notRun), id).to.equal(true);
     expect(RULE_SETS['facturx-extended'].notRun).to.match(/^not run: /);
-    const ruleInText = Object.entries(RULE_SETS).filter(([, s]) => s.ruleInText).map(([id]) => id);
+    const ruleInText = Object.entries(RULE_SETS)
+      .filter(([, s]) => s.ruleInText)
+      .map(([id]) => id);
     expect(ruleInText.length).to.be.greaterThan(0);
-    expect(ruleInText.every((id) => id.startsWith('facturx-')), 'only Factur-X names the rule in its text').to.equal(true);
+    expect(
+      ruleInText.every((id) => id.startsWith('facturx-')),
+      'only Factur-X names the rule in its text',
+    ).to.equal(true);
   });
 
   it("sends a received document only to rule sets of its own syntax, and Factur-X's to CII ones", function () {
@@ -52,7 +57,10 @@ describe('the rule sets (rule-sets.ts)', function () {
       expect(f.file, f.id).to.equal(path.join(dir, RULE_SETS[f.id].file!));
       expect(f.reads, f.id).to.deep.equal((RULE_SETS[f.id].reads ?? []).map((r) => path.join(dir, r)));
     }
-    expect(files.some((f) => f.reads.length > 0), 'some read files of their own').to.equal(true);
+    expect(
+      files.some((f) => f.reads.length > 0),
+      'some read files of their own',
+    ).to.equal(true);
   });
 
   it('names every missing rule file, a folder in place of one, and nothing once all are there', function () {

@@ -36,7 +36,9 @@ describe('svrlFailures (SVRL reports)', function () {
 
   it('finds nothing in a report without failures, or in elements of that name outside the SVRL namespace', function () {
     expect(svrlFailures(report(''))).to.deep.equal([]);
-    expect(svrlFailures(report('<other:failed-assert id="X"><svrl:text>no</svrl:text></other:failed-assert><failed-assert id="Y"/>'))).to.deep.equal([]);
+    expect(
+      svrlFailures(report('<other:failed-assert id="X"><svrl:text>no</svrl:text></other:failed-assert><failed-assert id="Y"/>')),
+    ).to.deep.equal([]);
   });
 
   it('flags a failure without a flag as fatal, lets a known role stand in, and normalises error and info', function () {

@@ -72,7 +72,16 @@ describe('Redis store calls (no server)', function () {
     expect(r).to.deep.equal({ ids: ['d1', 'd2'], seen: 4 });
     expect(calls[0]).to.deep.equal({
       name: 'quotaReserve',
-      args: [k.usage('a', '2026-01'), k.reservations('a', '2026-01'), 100, now.getTime(), now.getTime() + 60_000, 40 * 24 * 3600, 'd1', 'd2'],
+      args: [
+        k.usage('a', '2026-01'),
+        k.reservations('a', '2026-01'),
+        100,
+        now.getTime(),
+        now.getTime() + 60_000,
+        40 * 24 * 3600,
+        'd1',
+        'd2',
+      ],
     });
     const made = await usage.reserve('a', '2026-01', 100, 60_000, now, 3);
     expect(made.ids).to.have.length(3);
@@ -89,7 +98,13 @@ describe('Redis store calls (no server)', function () {
     await new RedisUsage(redis).commit('a', '2026-01', 'd1');
     const { name, args } = calls[0]!;
     expect(name).to.equal('quotaCommit');
-    expect(args.slice(0, 5)).to.deep.equal([k.usage('a', '2026-01'), k.reservations('a', '2026-01'), k.committed('a', '2026-01'), 'd1', 40 * 24 * 3600]);
+    expect(args.slice(0, 5)).to.deep.equal([
+      k.usage('a', '2026-01'),
+      k.reservations('a', '2026-01'),
+      k.committed('a', '2026-01'),
+      'd1',
+      40 * 24 * 3600,
+    ]);
     expect(args[5]).to.be.a('number');
     expect(args[6]).to.equal(15 * 60 * 1000);
   });

@@ -67,9 +67,9 @@ describe('SQLite store: keys', function () {
     const db = new Database(file);
     try {
       const other = `${a.info.prefix}${'Z'.repeat(26)}`;
-      db.prepare('INSERT INTO api_keys (hash, prefix, account_id, active, created_at) SELECT ?, prefix, account_id, 1, created_at FROM api_keys').run(
-        hashApiKey(other),
-      );
+      db.prepare(
+        'INSERT INTO api_keys (hash, prefix, account_id, active, created_at) SELECT ?, prefix, account_id, 1, created_at FROM api_keys',
+      ).run(hashApiKey(other));
     } finally {
       db.close();
     }

@@ -17,7 +17,11 @@ describe('SQLite store: users, sessions and one-time messages', function () {
 
   it('creates a user with its free account, once per email', async function () {
     expect(await store.createUser('ada@example.com', 'hash-1')).to.equal(true);
-    expect(await store.findUser('ada@example.com')).to.deep.equal({ email: 'ada@example.com', passwordHash: 'hash-1', account: 'ada@example.com' });
+    expect(await store.findUser('ada@example.com')).to.deep.equal({
+      email: 'ada@example.com',
+      passwordHash: 'hash-1',
+      account: 'ada@example.com',
+    });
     expect(await store.createUser('ada@example.com', 'hash-2')).to.equal(false);
     expect((await store.findUser('ada@example.com'))!.passwordHash, 'the first password stays').to.equal('hash-1');
     const { info } = await store.createKey('ada@example.com');
