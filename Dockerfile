@@ -29,6 +29,8 @@ COPY server/config.ts server/workers/print-first.ts server/
 COPY server/einvoice/rules/rule-sets.ts server/einvoice/rules/
 RUN STANDARDS_MIRROR="$STANDARDS_MIRROR" npm run -s standards && rm -rf standards/mirror
 COPY tsconfig.build.json ./
+# Declarations of the untyped packages (saxon-js, wawoff2) for the build.
+COPY types/ types/
 COPY server/ server/
 RUN npm run build && npm prune --omit=dev \
  # The documents use the 400 and 700 weights of the @fontsource families (themes/fonts.json): the other weights

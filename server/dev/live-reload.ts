@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
-import { loadAssets } from '../assets';
+import { loadAssets, type Assets } from '../assets';
 import type { DocumentPipeline } from '../pipeline';
 
 export interface ReloadEvent {
@@ -22,20 +22,29 @@ export interface LiveReload {
 
 const WATCHED = ['templates', 'themes', 'locales', 'schemas'];
 
+/** One reload, numbered `version`: the data files `load` reads handed to `replace`, or, when either throws, the
+ * problems that kept the last good set (a StartupError's list, else the error's message). */
+export function reloadOnce(version: number, changed: string, load: () => Assets, replace: (assets: Assets) => void): ReloadEvent {
+  try {
+    replace(load());
+    return { version, ok: true, problems: [], changed };
+  } catch (err) {
+    return { version, ok: false, problems: (err as { problems?: string[] }).problems ?? [(err as Error).message], changed };
+  }
+}
+
 export function startLiveReload(root: string, limits: Limits, pipeline: DocumentPipeline): LiveReload {
   const listeners = new Set<(event: ReloadEvent) => void>();
   let version = 0;
   let timer: NodeJS.Timeout | undefined;
   let changed = '';
   const reload = () => {
-    version++;
-    let event: ReloadEvent;
-    try {
-      pipeline.replaceAssets(loadAssets(root, limits));
-      event = { version, ok: true, problems: [], changed };
-    } catch (err) {
-      event = { version, ok: false, problems: (err as { problems?: string[] }).problems ?? [(err as Error).message], changed };
-    }
+    const event = reloadOnce(
+      ++version,
+      changed,
+      () => loadAssets(root, limits),
+      (assets) => pipeline.replaceAssets(assets),
+    );
     for (const l of listeners) l(event);
   };
   // Editors write a file in several steps (truncate, write, rename): wait for the burst to settle.

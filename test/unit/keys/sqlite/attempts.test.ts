@@ -4,8 +4,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { SqliteKeyStore } from '../../../server/keys/sqlite/store';
-import { tempDir } from '../../helpers/service';
+import { SqliteKeyStore } from '../../../../server/keys/sqlite/store';
+import { tempDir } from '../../../helpers/service';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

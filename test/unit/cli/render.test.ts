@@ -1,0 +1,99 @@
+// The render CLI's arguments and files (cli/render.ts): one file, the options by name, at most one e-invoice output,
+// anything else refused with the usage; a request file read as a plain JSON body or as a published example (its
+// form body and headers read as the API reads them); a received e-invoice told by its first bytes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { parseArgs, readRequestFile, receivedKindOf } from '../../../server/cli/render';
+import { tempDir } from '../../helpers/service';
+
+describe('render CLI', function () {
+  describe('parseArgs', function () {
+    it('reads one file and every option, long or short', function () {
+      expect(parseArgs(['in.json', '--theme', 'slate', '--lang', 'fr-FR', '--page-size', 'a4', '-o', 'out.pdf'])).to.deep.equal({
+        file: 'in.json',
+        theme: 'slate',
+        lang: 'fr-FR',
+        pageSize: 'a4',
+        output: 'pdf',
+        profile: undefined,
+        out: 'out.pdf',
+      });
+      expect(parseArgs(['--out=x.xml', 'r.xml', '--cii', '--profile', 'xrechnung'])).to.include({
+        file: 'r.xml',
+        output: 'cii',
+        profile: 'xrechnung',
+        out: 'x.xml',
+      });
+    });
+
+    it('makes a PDF unless one e-invoice output is asked for', function () {
+      expect(parseArgs(['a.json']).output).to.equal('pdf');
+      expect(parseArgs(['a.json', '--ubl']).output).to.equal('ubl');
+      expect(parseArgs(['a.json', '--factur-x']).output).to.equal('factur-x');
+    });
+
+    it('refuses two outputs, no file, two files, with the usage', function () {
+      for (const argv of [['a.json', '--ubl', '--cii'], ['a.json', '--cii', '--factur-x'], [], ['a.json', 'b.json']])
+        expect(() => parseArgs(argv), argv.join(' ')).to.throw(/^Usage: npm run render/);
+    });
+
+    it('refuses an unknown option or a missing value, naming it, then the usage', function () {
+      expect(() => parseArgs(['a.json', '--theme'])).to.throw(/--theme[\s\S]*\nUsage: npm run render/);
+      expect(() => parseArgs(['a.json', '--evil'])).to.throw(/--evil[\s\S]*\nUsage: npm run render/);
+      expect(() => parseArgs(['a.json', '--ubl=yes'])).to.throw(/Usage/);
+    });
+
+    it('takes a file named like an option after --, and keeps values as given', function () {
+      expect(parseArgs(['--', '--ubl']).file).to.equal('--ubl');
+      expect(parseArgs(['a.json', '--theme', '../../etc/passwd']).theme).to.equal('../../etc/passwd');
+    });
+  });
+
+  describe('request and received files', function () {
+    const dir = tempDir('render-cli');
+    const write = (name: string, content: string | Buffer) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, content);
+      return file;
+    };
+
+    it('reads a plain JSON body as JSON, with no language preferences', function () {
+      const r = readRequestFile(write('plain.json', '{"from":"A","items":[]}'));
+      expect(r.kind).to.equal('json');
+      expect(JSON.parse(r.body.toString())).to.deep.equal({ from: 'A', items: [] });
+      expect(r.languages).to.deep.equal([]);
+    });
+
+    it('reads a published example: its string body as sent, its headers as the API reads them', function () {
+      const example = {
+        request: {
+          body: 'from=A&items[0][name]=x',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'de-CH, fr;q=0.5' },
+        },
+      };
+      const r = readRequestFile(write('example.json', JSON.stringify(example)));
+      expect(r.kind).to.equal('form');
+      expect(r.body.toString()).to.equal('from=A&items[0][name]=x');
+      expect(r.languages.length).to.equal(2);
+      const json = readRequestFile(write('example-json.json', JSON.stringify({ request: { body: { from: 'B' } } })));
+      expect(JSON.parse(json.body.toString())).to.deep.equal({ from: 'B' });
+    });
+
+    it('reads a file whose `request` has no body as a plain body', function () {
+      const r = readRequestFile(write('no-body.json', JSON.stringify({ request: { headers: {} }, from: 'A' })));
+      expect(JSON.parse(r.body.toString())).to.deep.equal({ request: { headers: {} }, from: 'A' });
+    });
+
+    it('tells a received PDF or XML by its first bytes (after a byte order mark and spaces), and a request by neither', function () {
+      expect(receivedKindOf(write('a.pdf', '%PDF-1.7\n...'))).to.equal('pdf');
+      expect(receivedKindOf(write('a.xml', '<?xml version="1.0"?><Invoice/>'))).to.equal('xml');
+      expect(receivedKindOf(write('bom.xml', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('\n  <Invoice/>')])))).to.equal(
+        'xml',
+      );
+      expect(receivedKindOf(write('req.json', '{"from":"A"}'))).to.equal(undefined);
+      expect(receivedKindOf(write('empty', ''))).to.equal(undefined);
+      expect(receivedKindOf(write('late.pdf', `${' '.repeat(70)}%PDF-1.7`)), 'only the first 64 bytes').to.equal(undefined);
+    });
+  });
+});
