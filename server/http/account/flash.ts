@@ -23,7 +23,9 @@ export function seal(text: string, sessionToken: string): string {
 export function unseal(sealed: string, sessionToken: string): string | undefined {
   try {
     const raw = Buffer.from(sealed, 'base64url');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', derive('flash-key', sessionToken), raw.subarray(0, IV_BYTES));
+    const decipher = crypto.createDecipheriv('aes-256-gcm', derive('flash-key', sessionToken), raw.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {

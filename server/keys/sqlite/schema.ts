@@ -1,4 +1,5 @@
-// The SQLite store's tables, created when missing: accounts, their hashed keys, usage and reservations (the quota),
+// The SQLite store's tables, created when missing: accounts, their hashed keys, usage, reservations and the ids of
+// the documents counted (the quota),
 // the people who sign in (users, sessions, one-time messages, sign-in, sign-up and wrong-key attempts), each account's
 // brand, and the
 // one row readiness writes to know that the disk takes writes (store.ts).
@@ -33,6 +34,12 @@ CREATE TABLE IF NOT EXISTS reservations (
   expires_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS reservations_account ON reservations(account, period);
+CREATE TABLE IF NOT EXISTS commits (
+  id TEXT PRIMARY KEY,
+  account TEXT NOT NULL,
+  period TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS commits_period ON commits(period);
 CREATE TABLE IF NOT EXISTS users (
   email TEXT PRIMARY KEY,
   password_hash TEXT NOT NULL,

@@ -1,7 +1,7 @@
 // The SQLite side of monthly usage and its reservations. A reservation runs in an IMMEDIATE transaction: the write
 // lock is taken before the count is read, so instances sharing the file cannot both pass the limit; the count it read
 // is returned with the reservation (the quota's remaining comes from it). A batch reserves all its documents in the
-// same one transaction, or none. Every statement is prepared once (every request runs them). Shares the store's database (sqlite/store.ts).
+// same one transaction, or none. A commit counts its document's id once (the commits table), as Redis does. Every statement is prepared once (every request runs them). Shares the store's database (sqlite/store.ts).
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Reservation, UsageStore } from '../key-store';
@@ -24,6 +24,8 @@ export class SqliteUsage implements UsageStore {
     const countOne = db.prepare(
       'INSERT INTO usage (account, period, count) VALUES (?, ?, 1) ON CONFLICT(account, period) DO UPDATE SET count = count + 1',
     );
+    const counted = db.prepare('INSERT OR IGNORE INTO commits (id, account, period) VALUES (?, ?, ?)');
+    const forget = db.prepare('DELETE FROM commits WHERE account = ? AND period < ?');
     this.used = used;
     this.deleteReservation = deleteReservation;
     this.add = db.prepare(
@@ -38,7 +40,10 @@ export class SqliteUsage implements UsageStore {
     });
     this.count = db.transaction((account: string, period: string, id: string) => {
       deleteReservation.run(id); // none for an unlimited plan's document
+      // A commit repeated with the same id counts once; the ids of the account's earlier periods are no longer needed.
+      if (counted.run(id, account, period).changes === 0) return;
       countOne.run(account, period);
+      forget.run(account, period);
     });
   }
 

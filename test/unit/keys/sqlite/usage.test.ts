@@ -53,6 +53,17 @@ describe('SQLite store: usage', function () {
     expect(await store.usage('a', MONTH)).to.equal(1);
   });
 
+  it('counts a commit sent again under the same id once (its first outcome lost to the caller), as Redis does', async function () {
+    const { ids } = await store.reserve('a', MONTH, 5, TTL, T0, 2);
+    await store.commit('a', MONTH, ids![0]!);
+    await store.commit('a', MONTH, ids![0]!);
+    await store.commit('a', MONTH, 'unlimited-1');
+    await store.commit('a', MONTH, 'unlimited-1');
+    expect(await store.usage('a', MONTH)).to.equal(2);
+    await store.commit('a', MONTH, ids![1]!);
+    expect(await store.usage('a', MONTH)).to.equal(3);
+  });
+
   it('drops a released reservation without counting it', async function () {
     const { ids } = await store.reserve('a', MONTH, 1, TTL, T0);
     await store.release('a', MONTH, ids![0]!);
