@@ -76,7 +76,10 @@ export async function printPage(
   let onCrash: ((err: Error) => void) | undefined;
   const crashed = new Promise<never>((_, reject) => {
     onCrash = (err: Error) => reject(err);
-    page.once('error', onCrash);
+    // on, not once: puppeteer's once() registers a wrapper that off(onCrash) cannot find, and every print's listener
+    // stayed on the page with its print's promises and the PDF's base64 reply (about 45 KB a print, kept until the
+    // page was replaced: the garbage collector copied and marked them over and over, a fifth of the service's CPU).
+    page.on('error', onCrash);
   });
   crashed.catch(() => undefined);
   const guard: Guard = (call) => Promise.race([call, crashed]);
