@@ -25,7 +25,8 @@ COPY tsconfig.json ./
 COPY standards/ standards/
 COPY server/standards/ server/standards/
 COPY server/cli/standards.ts server/cli/
-COPY server/config.ts server/workers/print-first.ts server/
+COPY server/config.ts server/
+COPY server/workers/print-first.ts server/workers/
 COPY server/einvoice/rules/rule-sets.ts server/einvoice/rules/
 RUN STANDARDS_MIRROR="$STANDARDS_MIRROR" npm run -s standards && rm -rf standards/mirror
 COPY tsconfig.build.json ./

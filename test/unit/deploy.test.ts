@@ -90,6 +90,35 @@ describe('Dockerfile', function () {
     );
     expect(fs.readFileSync(path.join(ROOT, 'scripts', 'start'), 'utf8')).to.match(/^npm run -s standards$/m);
   });
+  it('copies, before the standards step, every module that step imports, each to its own path', function () {
+    const build = text.split(/^FROM /m)[1]!;
+    const before = build.slice(0, build.search(/^RUN STANDARDS_MIRROR=/m));
+    // What `COPY a b c dest/` puts where: a folder (ending in /) copied whole, a file into its destination folder.
+    const copied = new Set<string>();
+    const folders: string[] = [];
+    for (const m of before.matchAll(/^COPY (?!--)(.+)$/gm)) {
+      const parts = m[1]!.trim().split(/\s+/);
+      const dest = parts.pop()!;
+      for (const src of parts) {
+        if (src.endsWith('/')) folders.push(dest);
+        else copied.add(path.posix.join(dest, path.posix.basename(src)));
+      }
+    }
+    // The standards command's own imports, followed through the project's files.
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const m of source.matchAll(/^(?:import|export)[^'"]*from '(\.{1,2}\/[^']+)'/gm)) {
+        if (/^import type /.test(m[0])) continue;
+        visit(`${path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!))}.ts`);
+      }
+    };
+    visit('server/cli/standards.ts');
+    const missing = [...seen].filter((f) => !copied.has(f) && !folders.some((d) => f.startsWith(d)));
+    expect(missing, 'imported by the standards step but not copied before it').to.deep.equal([]);
+  });
   it('runs one Node binary copied from the build stage, with no npm and no build tools, and Chromium unsandboxed', function () {
     const runtime = text.split(/^FROM /m)[2]!;
     expect(runtime).to.contain('COPY --from=build /opt/node-24/bin/node /usr/local/bin/node');
