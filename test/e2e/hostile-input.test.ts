@@ -1,6 +1,7 @@
 // Hostile input that once cost a renderer gigabytes, against the real service and real Chromium: a 48 KB PNG of
 // 20000×20000 pixels as a data: URI and from a URL, and 1,000 items of 470 line breaks each.
-// Each answers within 5 s with a 200 or a clear 400, and no Chromium process of the service grows past 1 GB.
+// Each answers with a 200 or a clear 400 for the bound it breaks (the logo's pixels, the lines a document prints), and
+// no Chromium process of the service grows past 1 GB.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,7 @@ describe('hostile input stays cheap (real Chromium)', function () {
   let images: http.Server;
   let imageBase: string;
   const bomb = pngBomb(20000, 20000);
+  const logLines: string[] = [];
 
   before(async function () {
     images = http.createServer((req, res) => {
@@ -42,27 +44,41 @@ describe('hostile input stays cheap (real Chromium)', function () {
     });
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
     imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-    service = await startTestService({ LOGO_ALLOWED_HOSTS: new URL(imageBase).host });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logLines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    });
+    service = await startTestService({ LOGO_ALLOWED_HOSTS: new URL(imageBase).host }, { logger: pino({ level: 'info' }, sink) });
   });
   after(async function () {
     await service?.close();
     await new Promise((resolve) => images?.close(resolve));
   });
 
+  let seq = 0;
   const timed = async (body: unknown) => {
+    const requestId = `hostile-${++seq}`;
     const started = Date.now();
-    const res = await post(service, body);
-    return { res, ms: Date.now() - started };
+    const res = await post(service, body, { headers: { 'x-request-id': requestId } });
+    return { res, ms: Date.now() - started, requestId };
   };
+  /** Why the logo of a request was left out, as the service logged it. */
+  const leftOut = (requestId: string): unknown =>
+    logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.requestId === requestId && e.msg === 'logo not used')
+      ?.reason;
 
-  it('a 20000×20000 PNG logo (data: URI or URL) is left out, quickly, and no renderer balloons', async function () {
+  it('a 20000×20000 PNG logo (data: URI or URL) is left out for its pixels, before any decode, and no renderer balloons', async function () {
     console.log(`      PNG bomb: ${bomb.length} bytes for 20000×20000 pixels`);
     expect(bomb.length).to.be.lessThan(100 * 1024);
     for (const logo of [`data:image/png;base64,${bomb.toString('base64')}`, `${imageBase}/bomb.png`]) {
-      const { res, ms } = await timed({ from: 'A', to: 'B', logo, items: [{ name: 'x', quantity: 1, unit_cost: 1 }] });
+      const { res, ms, requestId } = await timed({ from: 'A', to: 'B', logo, items: [{ name: 'x', quantity: 1, unit_cost: 1 }] });
       expect(res.status, logo.slice(0, 30)).to.equal(200);
-      expect(ms).to.be.lessThan(5000);
       expect(pdfImageCount(new Uint8Array(await res.arrayBuffer())), 'the logo is left out').to.equal(0);
+      // For its pixels (the header read against the budget), not by a decode or fetch deadline.
+      console.log(`      ${logo.slice(0, 30)}: left out in ${ms} ms (${String(leftOut(requestId))})`);
+      expect(leftOut(requestId), logo.slice(0, 30)).to.equal('image_refused: too many pixels');
     }
     // A normal logo from the same server still prints.
     const ok = await post(service, { from: 'A', to: 'B', logo: `${imageBase}/logo.png`, items: [{ name: 'x' }] });
@@ -78,8 +94,8 @@ describe('hostile input stays cheap (real Chromium)', function () {
       to: 'B',
       items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: '\n'.repeat(470) })),
     });
+    // A 200: the blank lines count once (470,000 of them would break the 6,000 lines' bound, as below).
     expect(blank.res.status).to.equal(200);
-    expect(blank.ms).to.be.lessThan(5000);
     await blank.res.arrayBuffer();
 
     const lines = await timed({
@@ -88,7 +104,6 @@ describe('hostile input stays cheap (real Chromium)', function () {
       items: Array.from({ length: 1000 }, (_, i) => ({ name: `n${i}`, description: 'x\n'.repeat(300) })),
     });
     expect(lines.res.status).to.equal(400);
-    expect(lines.ms).to.be.lessThan(5000);
     const body = (await lines.res.json()) as { code: string; details: { field: string; message: string }[] };
     expect(body.code).to.equal('validation_failed');
     expect(body.details[0]!.field).to.equal('items');

@@ -87,7 +87,7 @@ describe('the XSD validator: compiled once, run in a worker', function () {
     expect(errors.join('\n')).not.to.contain('TOP-SECRET-VALUE');
   });
 
-  it('serves 300 validations at once, each with its own answer, in about a millisecond each', async function () {
+  it('serves 300 validations at once, each with its own answer', async function () {
     const broken = DEFECTS[0]![1](invoice);
     const started = performance.now();
     const results = await Promise.all(
@@ -98,8 +98,8 @@ describe('the XSD validator: compiled once, run in a worker', function () {
     console.log(
       `      xsd: 300 validations of a ${(invoice.length / 1024).toFixed(0)} KiB invoice in ${(perDocument * 300).toFixed(0)} ms, ${perDocument.toFixed(2)} ms each`,
     );
-    // libxmljs2, which compiled the schema on every call, took about 40 ms each here.
-    expect(perDocument).to.be.lessThan(10);
+    // How long each takes is printed only (libxmljs2, which compiled the schema on every call, took about 40 ms each
+    // here; this validator compiles the schemas once, at start-up): speed belongs in npm run bench.
   });
 });
 

@@ -1,6 +1,7 @@
 // The real service as its own process (`server/main.ts` under tsx, development mode, a fresh SQLite file), for tests
-// that must see it as a client does: its own event loop (read from its /metrics), signals, exit codes.
+// that must see it as a client does: its own event loop (its main thread's CPU time, from /proc), signals, exit codes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../server/config';
 import { tempDir } from './service';
@@ -57,11 +58,11 @@ export async function startChildService(env: Record<string, string> = {}): Promi
   };
 }
 
-/** The service's longest event-loop delay (ms) since the previous call: prom-client's nodejs_eventloop_lag_max_seconds,
- * whose histogram every scrape of /metrics resets. */
-export async function eventLoopLagMaxMs(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const m = /^nodejs_eventloop_lag_max_seconds\s+([0-9.e+-]+)$/m.exec(text);
-  if (!m) throw new Error('no nodejs_eventloop_lag_max_seconds in /metrics');
-  return Number(m[1]) * 1000;
+/** The CPU time (ms) the process's main thread (its event loop) has used so far, from /proc (user and system, to the
+ * scheduler's tick of 10 ms). Time spent waiting for a core is not counted: a loaded machine does not change it. */
+export function mainThreadCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  // From the state on (the third field): utime and stime are the 14th and 15th fields, in ticks of 1/100 s.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

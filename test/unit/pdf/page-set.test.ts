@@ -203,11 +203,11 @@ describe('PageSet (pages of one browser, with a stand-in browser)', function () 
     const { browser, set } = await pageSet(2);
     const stopped = browser.pages[0]!;
     stopped.stopped = true;
-    const started = Date.now();
+    // The probe's own deadline is what ends check() on a page that never answers (mocha's timeout catches a hang).
     await set.check();
-    expect(Date.now() - started).to.be.within(900, 3000);
     await settle();
     expect(stopped.closed).to.equal(true);
+    expect(browser.pages[1]!.closed, 'the page that answered is kept').to.equal(false);
     expect(set.counters.pagesLost).to.equal(1);
     expect(set.idleCount()).to.equal(2);
   });

