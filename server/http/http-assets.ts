@@ -36,41 +36,40 @@ export function loadHttpAssets(root: string, codeRoot = projectRoot()): HttpAsse
   return { pages, examples, receivedExamples, version };
 }
 
-/** Every examples/received/*.xml by its name; none when the folder is absent. Throws naming a file that is not XML
- * text (its first characters are not an XML declaration). */
-export function loadReceivedExamples(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
+/** Every file of `dir` ending in `ext`, read by `read` under its name; none when the folder is absent. Throws naming
+ * every file `read` refuses (`label`: the folder as problems name it). */
+function readExampleFiles<T>(dir: string, ext: string, label: string, read: (text: string) => T): Map<string, T> {
+  const out = new Map<string, T>();
   if (!fs.existsSync(dir)) return out;
   const problems: string[] = [];
   for (const file of fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.xml'))
+    .filter((f) => f.endsWith(ext))
     .sort()) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    if (text.startsWith('<?xml ')) out.set(file, text);
-    else problems.push(`examples/received/${file}: not XML (it must start with an XML declaration)`);
+    try {
+      out.set(file, read(fs.readFileSync(path.join(dir, file), 'utf8')));
+    } catch (err) {
+      problems.push(`${label}/${file}: ${(err as Error).message}`);
+    }
   }
   if (problems.length > 0) throw new StartupError(problems);
   return out;
 }
 
-/** Every examples/*.json by its name; none when the folder is absent. Throws naming every file that is not JSON. */
+/** Every examples/*.json by its name (without .json); none when the folder is absent. Throws naming every file that is
+ * not JSON. */
 export function loadDocumentExamples(dir: string): Map<string, Node> {
-  const out = new Map<string, Node>();
-  if (!fs.existsSync(dir)) return out;
-  const problems: string[] = [];
-  for (const file of fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    try {
-      out.set(path.basename(file, '.json'), JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Node);
-    } catch (err) {
-      problems.push(`examples/${file}: ${(err as Error).message}`);
-    }
-  }
-  if (problems.length > 0) throw new StartupError(problems);
-  return out;
+  const files = readExampleFiles(dir, '.json', 'examples', (text) => JSON.parse(text) as Node);
+  return new Map([...files].map(([file, doc]) => [path.basename(file, '.json'), doc]));
+}
+
+/** Every examples/received/*.xml by its file name; none when the folder is absent. Throws naming a file that is not
+ * XML text (its first characters are not an XML declaration). */
+export function loadReceivedExamples(dir: string): Map<string, string> {
+  return readExampleFiles(dir, '.xml', 'examples/received', (text) => {
+    if (!text.startsWith('<?xml ')) throw new Error('not XML (it must start with an XML declaration)');
+    return text;
+  });
 }
 
 function packageVersion(file: string): string {

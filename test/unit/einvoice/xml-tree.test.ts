@@ -3,28 +3,12 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../server/errors';
 import { DEFAULT_XML_LIMITS, parseXml, parseXmlYielding, type XmlNode } from '../../../server/einvoice/xml-tree';
+import { turnsDuring } from '../../helpers/loop-turns';
 
 /** A document of `lines` elements, each with Bengali and emoji text (surrogate pairs at many slice boundaries). */
 function longDocument(lines: number): string {
   const body = Array.from({ length: lines }, (_, i) => `<line n="${i}">বাংলা ${i} 😀😀😀</line>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<doc xmlns="urn:example">\n${body}\n</doc>`;
-}
-
-/** Runs `parse` while counting the turns the loop takes beside it (a setImmediate chain). */
-async function turnsWhile<T>(parse: () => Promise<T>): Promise<{ turns: number; result: T }> {
-  let turns = 0;
-  let running = true;
-  const spin = (): void => {
-    if (!running) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  try {
-    return { result: await parse(), turns };
-  } finally {
-    running = false;
-  }
 }
 
 function count(node: XmlNode): number {
@@ -36,7 +20,7 @@ describe('parseXmlYielding (received XML read in slices)', function () {
     const xml = longDocument(20_000);
     const slices = Math.ceil(xml.length / (16 * 1024));
     expect(slices).to.be.above(40);
-    const { result, turns } = await turnsWhile(() => parseXmlYielding(xml));
+    const { result, turns } = await turnsDuring(() => parseXmlYielding(xml));
     expect(turns).to.be.at.least(slices - 1);
     expect(count(result)).to.equal(20_001);
     expect(result).to.deep.equal(parseXml(xml));
@@ -46,7 +30,7 @@ describe('parseXmlYielding (received XML read in slices)', function () {
   it('refuses a DTD in its first slice, before the loop turns once', async function () {
     const xml = `<?xml version="1.0"?>\n<!DOCTYPE doc [<!ENTITY a "aaaa">]>\n` + longDocument(20_000).replace(/^<\?xml[^>]*>\n/, '');
     let error: unknown;
-    const { turns } = await turnsWhile(() => parseXmlYielding(xml).catch((e: unknown) => (error = e)));
+    const { turns } = await turnsDuring(() => parseXmlYielding(xml).catch((e: unknown) => (error = e)));
     expect(error).to.be.instanceOf(DomainError);
     expect((error as DomainError).code).to.equal('malformed_xml');
     expect(turns).to.equal(0);

@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { REASON_CODES, STATUS_CODES, writeCdar, type LifecycleStatus, type StatusInput } from '../../../../server/einvoice/cdar/build';
+import { REASON_CODES, STATUS_CODES, writeCdar, type LifecycleStatus } from '../../../../server/einvoice/cdar/build';
 import { rules, STANDARDS_DIR, type Failure } from '../../../helpers/schematron';
 import { xmllintErrors } from '../../../helpers/ubl';
 import { at, one } from '../../../helpers/xml-path';
+import { cdarInput } from '../../../helpers/cdar-input';
 
 const CDAR_DIR = path.join(STANDARDS_DIR, 'france', 'CDAR');
 const XSD = path.join(CDAR_DIR, '1xsd-CDAR_D22B_uncoupled', 'CrossDomainAcknowledgementAndResponse_100pD22B.xsd');
@@ -18,23 +19,7 @@ const REF = 'rsm:AcknowledgementDocument/ram:ReferenceReferencedDocument';
 const DETAIL = `${REF}/ram:SpecifiedDocumentStatus`;
 const MEN = `${DETAIL}/ram:SpecifiedDocumentCharacteristic[ram:TypeCode=MEN]`;
 
-/** A received invoice of a French seller to a French buyer, both with a directory address (scheme 0225). */
-function input(status: LifecycleStatus, over: Partial<StatusInput> = {}): StatusInput {
-  return {
-    status,
-    id: `CDV-F2026-0042-${STATUS_CODES[status]}`,
-    issuedAt: new Date('2026-09-15T08:30:00Z'),
-    invoice: {
-      number: 'F2026-0042',
-      issueDate: '2026-09-01',
-      typeCode: '380',
-      currency: 'EUR',
-      seller: { name: 'Menuiserie Dupont & Fils SARL', siren: '123456789', endpoint: { scheme: '0225', id: '123456789_FACTURES' } },
-      buyer: { name: 'Boulangerie Martin SAS', siren: '987654321', endpoint: { scheme: '0225', id: '987654321' } },
-    },
-    ...over,
-  };
-}
+const input = cdarInput;
 
 const fatal = (xml: string): Failure[] =>
   rules('brFrCdar')

@@ -4,23 +4,17 @@
 // BR-FR-CDV rules is test/integration/einvoice/cdar/build.test.ts's.
 import { expect } from 'chai';
 import { REASON_CODES, STATUS_CODES, writeCdar, type LifecycleStatus, type StatusInput } from '../../../../server/einvoice/cdar/build';
+import { cdarInput } from '../../../helpers/cdar-input';
 
-function input(status: LifecycleStatus, over: Partial<StatusInput> = {}): StatusInput {
+/** The shared input, with a seller whose name needs escaping. */
+const input = (status: LifecycleStatus, over: Partial<StatusInput> = {}): StatusInput => {
+  const base = cdarInput(status, over);
   return {
-    status,
+    ...base,
     id: `CDV-1-${STATUS_CODES[status]}`,
-    issuedAt: new Date('2026-09-15T08:30:00Z'),
-    invoice: {
-      number: 'F2026-0042',
-      issueDate: '2026-09-01',
-      typeCode: '380',
-      currency: 'EUR',
-      seller: { name: 'Menuiserie <Dupont> & Fils', siren: '123456789', endpoint: { scheme: '0225', id: '123456789_FACTURES' } },
-      buyer: { name: 'Boulangerie Martin SAS', siren: '987654321', endpoint: { scheme: '0225', id: '987654321' } },
-    },
-    ...over,
+    invoice: { ...base.invoice, seller: { ...base.invoice.seller, name: 'Menuiserie <Dupont> & Fils' } },
   };
-}
+};
 
 describe('CDAR status messages (writer)', function () {
   it('writes each status with its code, the buyer as sender, the seller for "paid"', function () {
