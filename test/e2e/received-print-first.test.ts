@@ -74,8 +74,10 @@ describe('PDFs first: rule checks held while PDFs print', function () {
     const stopped = samples.filter((s) => s.includes('T')).length;
     console.log(`      ${pdfs} PDFs in 2 s; the checkers were seen stopped in ${stopped} of ${samples.length} samples`);
     expect(pdfs).to.be.above(10);
-    // Held at most 900 ms, then run 100 ms: stopped in most samples, not in all (the check goes on meanwhile).
-    expect(stopped / samples.length).to.be.above(0.5);
+    // Held while PDFs print, and let run between holds (the schedule itself, held at most 900 ms then run 100 ms, is
+    // test/integration/workers/print-first.test.ts's, on mocked timers): seen stopped again and again, and running at
+    // least once. How large a share of the samples is stopped depends on how busy the machine is, so it is not asked.
+    expect(stopped, 'samples of a checker stopped').to.be.at.least(5);
     expect(samples.length - stopped, 'samples of a checker running').to.be.at.least(1);
     // After the PDFs: nobody is held, and the check ends with its report.
     await new Promise((r) => setTimeout(r, 50));
