@@ -5,7 +5,18 @@ import { expect } from 'chai';
 import { isPdf } from '../helpers/pdf';
 import { post, startTestService } from '../helpers/service';
 
-const DOC = { from: 'Burst Co', to: 'Client', items: [{ name: 'Widget', quantity: 2, unit_cost: 5 }] };
+// Several pages each, so that 120 at once fill the queue on any machine (one-line invoices printed as fast as they
+// arrived on an idle one, and none was refused).
+const DOC = {
+  from: 'Burst Co',
+  to: 'Client',
+  items: Array.from({ length: 120 }, (_, i) => ({
+    name: `Widget ${i}`,
+    description: 'A line that wraps a little, as real ones do.',
+    quantity: 2,
+    unit_cost: 5,
+  })),
+};
 
 describe('Retry-After of a full render queue', function () {
   this.timeout(120000);
