@@ -51,14 +51,18 @@ interface ShardRun {
   timings: Record<string, number>;
 }
 
-function runShard(index: number, shard: Shard, record: boolean): Promise<ShardRun> {
+function runShard(index: number, shard: Shard, record: boolean, onOutput: (chunk: string) => void): Promise<ShardRun> {
   const mocha = path.join(ROOT, 'node_modules', '.bin', 'mocha');
   const args = [...(record ? ['--reporter', path.join(ROOT, 'test', 'helpers', 'timing-reporter.cjs')] : []), ...shard.files];
   return new Promise((resolve, reject) => {
     const child = spawn(mocha, args, { cwd: ROOT, env: { ...process.env, E2E_SHARD: String(index) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const take = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      onOutput(chunk.toString('utf8'));
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('error', reject);
     child.on('close', (code) => {
       const timings: Record<string, number> = {};
@@ -81,9 +85,17 @@ async function main(): Promise<void> {
   console.log(
     `e2e and integration: ${files.length} files in ${shards.length} shard(s) of about ${shards.map((s) => Math.round(s.seconds)).join(', ')} s`,
   );
+  // A line a minute while the shards run (their reports come whole at their ends): how far each has got.
+  const outputs: string[] = shards.map(() => '');
+  const progress = setInterval(() => {
+    const done = outputs.map(
+      (o, i) => `shard ${i + 1}: ${(o.match(/✔/g) ?? []).length} passed, ${(o.match(/^\s+\d+\) /gm) ?? []).length} failed`,
+    );
+    console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(0)} s: ${done.join('; ')}`);
+  }, 60_000);
   const runs = await Promise.all(
     shards.map(async (shard, i) => {
-      const run = await runShard(i + 1, shard, record);
+      const run = await runShard(i + 1, shard, record, (chunk) => (outputs[i] += chunk));
       console.log(
         `\n── shard ${i + 1} of ${shards.length}: ${shard.files.length} files, exit ${run.code}, ${((Date.now() - started) / 1000).toFixed(0)} s ──`,
       );
@@ -91,6 +103,7 @@ async function main(): Promise<void> {
       return run;
     }),
   );
+  clearInterval(progress);
   const count = (word: string) => runs.reduce((n, r) => n + Number(new RegExp(`(\\d+) ${word}`).exec(r.output)?.[1] ?? 0), 0);
   console.log(
     `\ne2e: ${count('passing')} passing, ${count('failing')} failing, ${count('pending')} pending in ${((Date.now() - started) / 1000).toFixed(0)} s`,
