@@ -6,11 +6,9 @@
 //   - a 4xx: JSON in the one error shape; a validation error names a field in each detail;
 //   - a 200: a PDF whose text shows the document's marker, or XML that shows the marker and the note as sent, and
 //     is well-formed and valid against its XSD (checked afterwards by xmllint, one run per schema);
-//   - and the service's event loop does little of the work: its main thread spends at most CPU_LIMIT_MS of CPU on one
-//     request (a field that made it parse, match or loop for long would cost it seconds). The service runs as its own
-//     process (test/helpers/child-service.ts), so the thread measured is its own and not this test's: its CPU time is
-//     read from /proc before and after each request. CPU time, not the clock: a loaded machine, which makes the
-//     request wait for a core, does not change it.
+// The CPU the service's main thread spends on each request is read from /proc and the worst printed (a field that made
+// it parse, match or loop for long would show there); it is not asserted: how long the loop may be held is a speed,
+// measured by `npm run bench -- --loop-only` against its budget (docs/operating.md).
 // Seeded and reproducible: FUZZ_SEED (default below) and FUZZ_RUNS (cases per route; the default keeps npm test near
 // two minutes). A failure prints the seed, the path of the shrunk case and the value.
 import { execFile } from 'node:child_process';
@@ -33,9 +31,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 0);
 /** The service's default body limit (the child runs with its defaults). */
 const MAX_BODY_BYTES = loadConfig({}).limits.maxBodyBytes;
-// The bound on the CPU time the service's main thread spends on one request; FUZZ_CPU_LIMIT_MS raises it only to look
-// past it while diagnosing.
-const CPU_LIMIT_MS = Number(process.env.FUZZ_CPU_LIMIT_MS ?? 100);
 
 type Json = Record<string, unknown>;
 
@@ -274,7 +269,6 @@ async function checkCase(c: Case): Promise<void> {
   const res = await send(body, c.form ? 'application/x-www-form-urlencoded' : 'application/json', c.route);
   record(res.status, res.cpuMs, res.ms, what);
   expect(res.status, what).to.be.below(500);
-  expect(res.cpuMs, `the service's main thread spent ${res.cpuMs} ms of CPU: ${what}`).to.be.at.most(CPU_LIMIT_MS);
   if (res.status !== 200) {
     checkRefusal(res.bytes, res.type, what);
     return;
@@ -357,7 +351,6 @@ describe('fuzzing every field of every route', function () {
         const res = await send(JSON.stringify({ ...(b.format ? { format: b.format } : {}), documents }), 'application/json', '/batch');
         record(res.status, res.cpuMs, res.ms, what);
         expect(res.status, what).to.be.below(500);
-        expect(res.cpuMs, `the service's main thread spent ${res.cpuMs} ms of CPU: ${what}`).to.be.at.most(CPU_LIMIT_MS);
         if (res.status === 200) {
           const head = Buffer.from(res.bytes.subarray(0, 5)).toString('latin1');
           expect(head === '%PDF-' || head.startsWith('PK'), what).to.equal(true);

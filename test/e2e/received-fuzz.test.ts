@@ -1,9 +1,9 @@
 // Property-based fuzzing (fast-check) of received e-invoices: official examples mutated at random (elements dropped or
 // repeated, text replaced by hostile values, markup, entities and DTD fragments inserted, the document cut short)
 // and sent as XML to every operation that reads one. Every answer is a 200 (a report that conforms to
-// schemas/validation-report.json, a PDF, an e-invoice) or a 4xx JSON error with its code: never a 5xx, never a hang;
-// the service's event loop does little of the work: its thread spends at most CPU_LIMIT_MS of CPU on one request (CPU
-// time, which a loaded machine does not change as it does the clock).
+// schemas/validation-report.json, a PDF, an e-invoice) or a 4xx JSON error with its code: never a 5xx, never a hang.
+// The event loop's thread's CPU per request is printed, not asserted (the loop's budget is `npm run bench --
+// --loop-only`'s).
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
@@ -15,8 +15,6 @@ import { sharedService, type TestService } from '../helpers/service';
 
 const SOURCES = ['en16931-ubl/ubl-tc434-example3.xml', 'peppol-bis-3/base-example.xml', 'en16931-cii/CII_example3.xml'].map(readExample);
 const ROUTES = ['/validate', '/', '/ubl', '/cii', '/factur-x'] as const;
-/** The most CPU time the event loop's thread may spend on one request (FUZZ_CPU_LIMIT_MS raises it only to diagnose). */
-const CPU_LIMIT_MS = Number(process.env.FUZZ_CPU_LIMIT_MS ?? 300);
 
 const HOSTILE_TEXT = [
   '&',
@@ -121,7 +119,6 @@ describe('received e-invoices, fuzzed', function () {
           const used = process.threadCpuUsage(cpu);
           const cpuMs = (used.user + used.system) / 1000;
           worst = Math.max(worst, cpuMs);
-          expect(cpuMs, `${what}: ${cpuMs.toFixed(0)} ms of the event loop's CPU`).to.be.at.most(CPU_LIMIT_MS);
         },
       ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 400), seed: Number(process.env.FUZZ_SEED ?? 20261125), endOnFailure: true },

@@ -492,11 +492,9 @@ describe('checking received e-invoices (XSD and the official rules)', function (
       console.log(seen(`10,000 XML lines (${(long.length / 1024).toFixed(0)} KiB, 300 invoice lines)`, s));
       expect(s.report.errors).to.deep.equal([]);
       expect(setNames(s.report)).to.deep.equal(['UBL Invoice XSD', 'EN 16931 UBL', 'Peppol BIS Billing']);
-      // The rules hold a thread for seconds (5 s here): none of that is the main thread's. It parses the text in
-      // slices and passes messages: 55-95 ms of CPU alone, 280 ms inside the whole suite (its collections count too).
-      // CPU time of this thread, not the clock: waiting for a core on a loaded machine is not counted.
-      expect(s.mainCpuMs).to.be.below(1000);
-      // And the loop keeps turning while they run (thousands of ticks of its 1 ms timer): rules on this thread would
+      // The rules hold a thread for seconds (5 s here): none of that is the main thread's, which parses the text in
+      // slices and passes messages (its CPU time is printed above; how long it may hold the loop is a speed, measured
+      // by `npm run bench -- --loop-only`). The loop keeps turning while they run (thousands of ticks of its 1 ms timer): rules on this thread would
       // let the timer run only between rule sets and slices of the parse.
       expect(s.ticks, 'ticks of the main event loop').to.be.at.least(50);
     });
