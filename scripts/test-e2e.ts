@@ -57,12 +57,13 @@ function runShard(index: number, shard: Shard, record: boolean, onOutput: (chunk
   return new Promise((resolve, reject) => {
     const child = spawn(mocha, args, { cwd: ROOT, env: { ...process.env, E2E_SHARD: String(index) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const take = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      onOutput(chunk.toString('utf8'));
+    // Read as text by the streams' own decoders, so that a character split across two chunks stays whole.
+    const take = (chunk: string) => {
+      output += chunk;
+      onOutput(chunk);
     };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+    child.stdout.setEncoding('utf8').on('data', take);
+    child.stderr.setEncoding('utf8').on('data', take);
     child.on('error', reject);
     child.on('close', (code) => {
       const timings: Record<string, number> = {};
