@@ -325,7 +325,9 @@ async function overload(config: Config, post: Service['post'], noLogo: string, c
 
 /** The service as its own process, and a POST to it that must answer with a document. */
 async function benchService(env: Record<string, string> = {}) {
-  const service = await startService(ROOT, { RENDER_CONCURRENCY: String(CONCURRENCY), ...env });
+  // The browser is not recycled during the rounds (BROWSER_MAX_RENDERS, 5,000 by default): a recycled browser's
+  // processes leave the process tree with the CPU they used, which /proc then no longer counts for anybody.
+  const service = await startService(ROOT, { RENDER_CONCURRENCY: String(CONCURRENCY), BROWSER_MAX_RENDERS: '0', ...env });
   const post = postTo(service.url, service.key);
   const call =
     (route: string, body: string, type = FORM) =>

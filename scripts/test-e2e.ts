@@ -1,7 +1,8 @@
 // npm run test:e2e [-- --jobs N] [FILE …]: the end-to-end suite (test/e2e: the service over real HTTP) and the
 // integration suite (test/integration: one module with its real outside: worker processes, the official rules, the
 // received-PDF reader, real timers) in N mocha processes at once (the machine's cores, at most 4; 1 runs them as one
-// mocha), each with its own shared service and Chromium, as `mocha FILE …` would run its share. The files are dealt longest first to the shard with the least time so far, by the times of
+// mocha), each with its own shared service and Chromium and one rules pool held for its run (test/helpers/e2e-hooks.ts),
+// as `mocha FILE …` would run its share. The files are dealt longest first to the shard with the least time so far, by the times of
 // test/e2e/durations.json (seconds per file, measured by `npm run test:e2e -- --record`; a file it lacks counts as the
 // median). Each shard's spec report is printed whole when it ends, then the counts of all; the exit code is the first
 // shard's that failed. The files of the suite do not depend on each other, nor on the machine being idle: each starts
@@ -53,7 +54,12 @@ interface ShardRun {
 
 function runShard(index: number, shard: Shard, record: boolean, onOutput: (chunk: string) => void): Promise<ShardRun> {
   const mocha = path.join(ROOT, 'node_modules', '.bin', 'mocha');
-  const args = [...(record ? ['--reporter', path.join(ROOT, 'test', 'helpers', 'timing-reporter.cjs')] : []), ...shard.files];
+  const args = [
+    // After the TypeScript loader (a --require here comes before .mocharc's).
+    ...['--require', 'tsx/cjs', '--require', path.join(ROOT, 'test', 'helpers', 'e2e-hooks.ts')],
+    ...(record ? ['--reporter', path.join(ROOT, 'test', 'helpers', 'timing-reporter.cjs')] : []),
+    ...shard.files,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(mocha, args, { cwd: ROOT, env: { ...process.env, E2E_SHARD: String(index) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -110,14 +116,18 @@ async function main(): Promise<void> {
     `\ne2e: ${count('passing')} passing, ${count('failing')} failing, ${count('pending')} pending in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
   if (record) {
-    const all = Object.assign({}, ...runs.map((r) => r.timings)) as Record<string, number>;
+    // The files that ran get their new times; the others keep theirs (a run of some files, or one that stopped
+    // early, records what it measured and no more); files that are gone are dropped.
+    const measured = Object.assign({}, ...runs.map((r) => r.timings)) as Record<string, number>;
+    const all = { ...durations, ...measured };
     const sorted = Object.fromEntries(
       Object.keys(all)
+        .filter((k) => fs.existsSync(path.join(ROOT, k)))
         .sort()
         .map((k) => [k, Math.round(all[k]! * 10) / 10]),
     );
     fs.writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
-    console.log(`e2e: ${Object.keys(sorted).length} file times written to ${path.relative(ROOT, DURATIONS)}`);
+    console.log(`e2e: ${Object.keys(measured).length} file times written to ${path.relative(ROOT, DURATIONS)}`);
   }
   process.exitCode = runs.find((r) => r.code !== 0)?.code ?? 0;
 }

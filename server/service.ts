@@ -47,12 +47,14 @@ export interface StartOptions {
   /** The clock of the quota (tests of month boundaries). */
   clock?: () => Date;
   root?: string;
+  /** The data files, already loaded from `root` with `config.limits` (tests load them once per process). */
+  assets?: Assets;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const root = options.root ?? projectRoot();
-  const assets = loadAssets(root, config.limits);
+  const assets = options.assets ?? loadAssets(root, config.limits);
   // The edge's own data files (account pages, examples, the version), read once here as well.
   const web = loadHttpAssets(root);
   const keys = guardStore(options.keys ?? openStore(config), (method, err) =>

@@ -2,9 +2,12 @@
 // the same pipeline as the HTTP API, without HTTP or keys. The request file is the JSON body of a request, or a
 // published example ({request: {body, headers}}), whose form bodies are read as the API reads them; or a received
 // e-invoice (UBL or CII XML, a Factur-X PDF), shown as a PDF or converted as POST / and /ubl, /cii, /factur-x do.
-// Arguments are read by Node's util.parseArgs.
+// Several files are rendered in turn by one browser into a folder (-o, the current one by default), each output named
+// after its file (`a.json` → `a.pdf`, or `a.xml` for UBL and CII); a file that fails is reported and the others go
+// on. Arguments are read by Node's util.parseArgs.
 //   npm run render -- examples/invoice.json [--theme slate] [--lang fr-FR] [--page-size a4] [--ubl|--cii|--factur-x] [-o out.pdf]
 //   npm run render -- received.xml [--theme slate] [--lang de] [--ubl|--cii|--factur-x [--profile xrechnung]] [-o out.pdf]
+//   npm run render -- examples/*.json [--ubl] -o rendered/
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
@@ -12,20 +15,22 @@ import { DomainError, errors, isRequestProblem } from '../errors';
 import type { Profile } from '../einvoice/model';
 import { PROFILES } from '../einvoice/profiles';
 import type { ReceivedBody, ReceivedPipeline } from '../received-pipeline';
-import { openLocalPipeline, type LocalPipeline } from '../local-pipeline';
+import { openLocalPipeline } from '../local-pipeline';
 import type { DocumentPipeline } from '../pipeline';
 import type { BodyKind } from '../documents/parse-body';
 import type { LanguagePreferences } from '../render/labels/locale';
 import { headerValues } from '../http/header-values';
 
 const USAGE =
-  'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf [--theme ID] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]';
+  'Usage: npm run render -- FILE.json|FILE.xml|FILE.pdf … [--theme ID] [--lang TAG] [--page-size letter|a4] [--ubl | --cii | --factur-x] [--profile NAME] [-o OUT]\n' +
+  '  one file: OUT is the file written (by default the name the API gives it); several: OUT is a folder (by default the current one)';
 
 /** What the file is made into: the PDF, or one of the e-invoices. */
 export type Output = 'pdf' | 'ubl' | 'cii' | 'factur-x';
 
 export interface Options {
-  file: string;
+  /** The files, in the order given: one or more. */
+  files: string[];
   theme?: string;
   lang?: string;
   pageSize?: string;
@@ -55,9 +60,9 @@ export function parseArgs(argv: string[]): Options {
   }
   const { values, positionals } = parsed;
   const outputs = (['ubl', 'cii', 'factur-x'] as const).filter((o) => values[o]);
-  if (positionals.length !== 1 || outputs.length > 1) throw new Error(USAGE);
+  if (positionals.length === 0 || outputs.length > 1) throw new Error(USAGE);
   return {
-    file: positionals[0]!,
+    files: positionals,
     theme: values.theme,
     lang: values.lang,
     pageSize: values['page-size'],
@@ -91,13 +96,16 @@ export function receivedKindOf(file: string): ReceivedBody['kind'] | undefined {
   return head.startsWith('<') ? 'xml' : undefined;
 }
 
+/** What one file was made into, with the name the API would give it. */
+interface Rendered {
+  bytes: Buffer;
+  filename: string;
+  locale: string;
+}
+
 /** A received e-invoice shown as a PDF, or converted (the profile as `?profile=` names it). */
-export async function renderReceivedFile(
-  opts: Options,
-  pipeline: DocumentPipeline,
-  received: ReceivedPipeline,
-): Promise<{ bytes: Buffer; filename: string; locale: string }> {
-  const body: ReceivedBody = { kind: receivedKindOf(opts.file)!, bytes: fs.readFileSync(opts.file) };
+async function renderReceivedFile(file: string, opts: Options, pipeline: DocumentPipeline, received: ReceivedPipeline): Promise<Rendered> {
+  const body: ReceivedBody = { kind: receivedKindOf(file)!, bytes: fs.readFileSync(file) };
   const locale = pipeline.locale(opts.lang === undefined ? [] : [opts.lang]);
   const show = { locale, theme: opts.theme };
   if (opts.output === 'pdf') {
@@ -112,8 +120,9 @@ export async function renderReceivedFile(
   return { bytes, filename: out.filename, locale: locale.tag };
 }
 
-export async function renderFile(opts: Options, pipeline: DocumentPipeline): Promise<{ bytes: Buffer; filename: string; locale: string }> {
-  const req = readRequestFile(opts.file);
+/** A request file made into its PDF or e-invoice. */
+async function renderFile(file: string, opts: Options, pipeline: DocumentPipeline): Promise<Rendered> {
+  const req = readRequestFile(file);
   const body = (await pipeline.parse(req.kind, req.body)) as Record<string, unknown>;
   if (opts.theme) body.theme = opts.theme;
   if (opts.pageSize) body.page_size = opts.pageSize;
@@ -127,35 +136,80 @@ export async function renderFile(opts: Options, pipeline: DocumentPipeline): Pro
   return { bytes: Buffer.from(pdf), filename, locale: locale.tag };
 }
 
+/**
+ * Where each file's output goes: with one file, `out` itself (undefined: the API's name, known after the render);
+ * with several, `out` is a folder and each output is named after its file. Two files of the same name are refused
+ * before anything is rendered.
+ */
+export function outputPaths(opts: Options): (string | undefined)[] {
+  if (opts.files.length === 1) return [opts.out];
+  const extension = opts.output === 'ubl' || opts.output === 'cii' ? '.xml' : '.pdf';
+  const names = opts.files.map((file) => path.basename(file, path.extname(file)) + extension);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`two files would both be written to ${twice}: render them apart\n${USAGE}`);
+  return names.map((name) => path.join(opts.out ?? '.', name));
+}
+
+/** The exit code for a failure: 2 for a request the pipeline refuses, 1 for anything else. */
+function report(file: string | undefined, err: unknown): number {
+  const where = file === undefined ? '' : `${file}: `;
+  if (err instanceof DomainError) {
+    const details = err.facts.details ? `\n  ${err.facts.details.map((d) => d.message).join('\n  ')}` : '';
+    process.stderr.write(`${where}${err.message}${details}\n`);
+    return isRequestProblem(err.code) ? 2 : 1;
+  }
+  process.stderr.write(`${where}${(err as Error).stack}\n`);
+  return 1;
+}
+
+/** Renders each file in turn, writing what it makes; the exit code is 0, or 1 if any failed for a reason other
+ * than its request (else 2). */
+async function renderAll(opts: Options, outs: (string | undefined)[]): Promise<number> {
+  const missing = opts.files.filter((file) => !fs.statSync(file, { throwIfNoEntry: false })?.isFile());
+  if (missing.length > 0) {
+    process.stderr.write(missing.map((file) => `${file}: no such file\n`).join(''));
+    return 2;
+  }
+  const kinds = opts.files.map((file) => receivedKindOf(file));
+  const local = await openLocalPipeline({ eInvoice: opts.output !== 'pdf', received: kinds.some((k) => k !== undefined) });
+  let code = 0;
+  try {
+    if (opts.files.length > 1) fs.mkdirSync(opts.out ?? '.', { recursive: true });
+    for (const [i, file] of opts.files.entries()) {
+      try {
+        const { bytes, filename } =
+          kinds[i] !== undefined
+            ? await renderReceivedFile(file, opts, local.pipeline, local.received!)
+            : await renderFile(file, opts, local.pipeline);
+        const out = outs[i] ?? filename;
+        fs.writeFileSync(out, bytes);
+        process.stdout.write(`${path.resolve(out)} (${bytes.length} bytes)\n`);
+      } catch (err) {
+        const failed = report(opts.files.length > 1 ? file : undefined, err);
+        code = code === 1 ? 1 : failed;
+      }
+    }
+  } finally {
+    await local.close();
+  }
+  return code;
+}
+
 if (require.main === module) {
   (async () => {
     let opts: Options;
+    let outs: (string | undefined)[];
     try {
       opts = parseArgs(process.argv.slice(2));
+      outs = outputPaths(opts);
     } catch (err) {
       process.stderr.write(`${(err as Error).message}\n`);
       process.exit(2);
     }
-    let local: LocalPipeline | undefined;
     try {
-      const received = receivedKindOf(opts.file) !== undefined;
-      local = await openLocalPipeline({ eInvoice: opts.output !== 'pdf', received });
-      const pipeline = local.pipeline;
-      const { bytes, filename } = received ? await renderReceivedFile(opts, pipeline, local.received!) : await renderFile(opts, pipeline);
-      const out = opts.out ?? filename;
-      fs.writeFileSync(out, bytes);
-      process.stdout.write(`${path.resolve(out)} (${bytes.length} bytes)\n`);
+      process.exitCode = await renderAll(opts, outs);
     } catch (err) {
-      if (err instanceof DomainError) {
-        const details = err.facts.details ? `\n  ${err.facts.details.map((d) => d.message).join('\n  ')}` : '';
-        process.stderr.write(`${err.message}${details}\n`);
-        process.exitCode = isRequestProblem(err.code) ? 2 : 1;
-      } else {
-        process.stderr.write(`${(err as Error).stack}\n`);
-        process.exitCode = 1;
-      }
-    } finally {
-      await local?.close();
+      process.exitCode = report(undefined, err);
     }
   })();
 }

@@ -1,5 +1,5 @@
-// The command-line renderer (npm run render) on every example file: its PDF and UBL match what the HTTP API returns
-// for the same request.
+// The command-line renderer (npm run render) on every example file, all in one run: its PDF and UBL match what the
+// HTTP API returns for the same request; a bad or missing file is reported by name.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,9 +32,31 @@ describe('npm run render', function () {
     .readdirSync(EXAMPLES)
     .filter((f) => f.endsWith('.json'))
     .sort();
+  const pdfDir = path.join(out, 'pdf');
+  const xmlDir = path.join(out, 'xml');
+  /** The one run that renders every example (and a bad request among them) as a PDF, and the one that makes the UBL of
+   * each UBL type: several files, one browser, a folder of outputs named after their files. */
+  let pdfRun: { code: number; stdout: string; stderr: string };
+  before(async function () {
+    const bad = path.join(out, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ to: 'B', items: [] }));
+    const paths = files.map((f) => path.join(EXAMPLES, f));
+    pdfRun = await cli(...paths.slice(0, 6), bad, ...paths.slice(6), '--theme', 'slate', '--lang', 'fr-FR', '-o', pdfDir).then(
+      (stdout) => ({ code: 0, stdout, stderr: '' }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    await cli(...UBL_TYPES.map((t) => path.join(EXAMPLES, `${t}.json`)), '--ubl', '-o', xmlDir);
+  });
 
   it('there is an example request for every type', function () {
     expect(files).to.have.length(12);
+  });
+
+  it('several files: each written to the folder by its own name; a bad one reported by name, the others rendered, exit 2', function () {
+    expect(pdfRun.code).to.equal(2);
+    expect(pdfRun.stderr).to.match(/bad\.json: .*\n {2}from is required/);
+    expect(fs.readdirSync(pdfDir).sort()).to.deep.equal(files.map((f) => f.replace(/\.json$/, '.pdf')));
+    for (const file of files) expect(pdfRun.stdout).to.contain(path.join(pdfDir, file.replace(/\.json$/, '.pdf')));
   });
 
   for (const file of files) {
@@ -42,16 +64,12 @@ describe('npm run render', function () {
     it(`${file}: the PDF${UBL_TYPES.includes(type) ? ' and the UBL' : ''} match the HTTP API's`, async function () {
       const service = await sharedService();
       const body = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-      const pdfFile = path.join(out, `${type}.pdf`);
-      expect(await cli(path.join(EXAMPLES, file), '--theme', 'slate', '--lang', 'fr-FR', '-o', pdfFile)).to.contain(pdfFile);
       const api = await post(service, { ...body, theme: 'slate' }, { headers: { 'accept-language': 'fr-FR' } });
       expect(api.status).to.equal(200);
-      expect(pdfText(fs.readFileSync(pdfFile))).to.equal(pdfText(new Uint8Array(await api.arrayBuffer())));
+      expect(pdfText(fs.readFileSync(path.join(pdfDir, `${type}.pdf`)))).to.equal(pdfText(new Uint8Array(await api.arrayBuffer())));
       if (!UBL_TYPES.includes(type)) return;
-      const xmlFile = path.join(out, `${type}.xml`);
-      await cli(path.join(EXAMPLES, file), '--ubl', '-o', xmlFile);
       const apiXml = await (await post(service, body, { path: '/ubl' })).text();
-      const cliXml = fs.readFileSync(xmlFile, 'utf8');
+      const cliXml = fs.readFileSync(path.join(xmlDir, `${type}.xml`), 'utf8');
       expect(stable(cliXml)).to.equal(stable(apiXml));
       expect(pdfText(embedded(cliXml))).to.equal(pdfText(embedded(apiXml)));
     });
@@ -65,15 +83,20 @@ describe('npm run render', function () {
     expect(text).to.contain('99,00 €');
   });
 
-  it('explains a bad request and exits 2', async function () {
+  it('one file: written where -o says; a bad one explained, exit 2; a missing one named, exit 2', async function () {
     const bad = path.join(out, 'bad.json');
-    fs.writeFileSync(bad, JSON.stringify({ to: 'B', items: [] }));
-    const err = await cli(bad).then(
+    const err = await cli(bad, '-o', path.join(out, 'one.pdf')).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
     expect(err?.code).to.equal(2);
-    expect(err?.stderr).to.contain('from is required');
+    expect(err?.stderr).to.match(/^Invalid document: .*\n {2}from is required/);
+    const missing = await cli(path.join(out, 'nowhere.json'), bad).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(missing?.code).to.equal(2);
+    expect(missing?.stderr).to.equal(`${path.join(out, 'nowhere.json')}: no such file\n`);
   });
 
   it('--cii gives the CII of the API, --factur-x a PDF/A-3 with the same CII attached; two outputs at once are refused', async function () {

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { BUYER, E_INVOICE, SELLER } from '../helpers/e-invoice-request';
+import { XRECHNUNG_REQUEST } from '../helpers/e-invoice-request';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { postReceived, readExample, type Report } from '../helpers/received';
 import { longInvoice } from '../helpers/received-invoices';
@@ -13,35 +13,6 @@ import { longInvoice } from '../helpers/received-invoices';
 const example = readExample;
 const UBL = example('en16931-ubl/ubl-tc434-example2.xml');
 const CII = example('en16931-cii/CII_example2.xml');
-
-/** An XRechnung 3.0 UBL made by this service (the official examples have none). */
-const XRECHNUNG_REQUEST = {
-  type: 'invoice',
-  number: 'XR-1',
-  date: '2026-11-02',
-  due_date: '2026-12-02',
-  from: 'Beispiel GmbH\nHauptstraße 1\n10115 Berlin',
-  to: 'Kunde AG\nMarkt 2\n80331 München',
-  currency: 'EUR',
-  tax: 19,
-  fields: { tax: '%' },
-  items: [{ name: 'Beratung', quantity: 2, unit_cost: 150 }],
-  e_invoice: {
-    ...E_INVOICE,
-    profile: 'xrechnung',
-    buyer_reference: '04011000-12345-67',
-    seller: {
-      ...SELLER,
-      country: 'DE',
-      vat_id: 'DE123456789',
-      contact_name: 'Erika Muster',
-      phone: '+49 30 123456',
-      email: 'erika@example.de',
-    },
-    buyer: { ...BUYER, country: 'DE', vat_id: 'DE987654321' },
-    payment_means: { code: '58', iban: 'DE02120300000000202051' },
-  },
-};
 
 async function report(service: TestService, body: string | Buffer, contentType = 'application/xml'): Promise<Report> {
   const res = await postReceived(service, body, '/validate', contentType);

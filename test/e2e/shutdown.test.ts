@@ -16,7 +16,17 @@ function start(stdout: 'pipe' | number): ChildProcess {
   const dir = tempDir('shutdown');
   return spawn(process.execPath, ['-r', 'tsx/cjs', path.join(projectRoot(), 'server', 'main.ts')], {
     cwd: projectRoot(),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SQLITE_PATH: path.join(dir, 'db'), NODE_ENV: 'development', LOG_LEVEL: 'info' },
+    // Without the rules workers (RECEIVED_EINVOICES=false): what is tested is the log and the exit, and each worker
+    // would load every rule set first (fault-injection.test.ts stops a service with its rules worker running).
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SQLITE_PATH: path.join(dir, 'db'),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      RECEIVED_EINVOICES: 'false',
+    },
     stdio: ['ignore', stdout, 'inherit'],
   });
 }

@@ -1,10 +1,12 @@
 // The real service for the tests: real HTTP on a free local port, a real SQLite file in a temp folder and real
-// Chromium. One instance is shared by every test file (started on first use, closed by the root hook).
+// Chromium. One instance is shared by every test file (started on first use, closed by the root hook); the services
+// a file starts of its own share the process's one loading of the data files (project-assets.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot, type Config } from '../../server/config';
 import type { PdfRenderer } from '../../server/pdf/renderer';
+import { projectAssets } from './project-assets';
 import { smallPdf } from './small-pdf';
 import { startService, type RunningService, type StartOptions } from '../../server/service';
 
@@ -41,7 +43,8 @@ export async function startTestService(env: Record<string, string> = {}, options
     CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '',
     ...env,
   });
-  const service = await startService(config, options);
+  // The repository's data files, loaded once per process for every service that reads them as they are.
+  const service = await startService(config, { assets: options.root === undefined ? projectAssets(config.limits) : undefined, ...options });
   const { key } = await service.keys.createKey('test-account', 'paid');
   return Object.assign(service, { key, dir, config });
 }

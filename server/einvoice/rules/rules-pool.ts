@@ -108,11 +108,20 @@ export class RulesPool {
   }
 }
 
-/** The log of each pool, by key (a function is no part of the key). */
-const onEvents = new Map<string, RulesPoolOptions['onEvent']>();
+type PoolEvent = NonNullable<RulesPoolOptions['onEvent']>;
+
+/** Who hears each pool's events, by key (a function is no part of the key): every holder that gave a listener, for as
+ * long as it holds its reference. */
+const listeners = new Map<string, Set<PoolEvent>>();
 
 const shared = new SharedInstances<RulesPool>(
-  (key) => new RulesPool({ ...(JSON.parse(key) as RulesPoolOptions), onEvent: onEvents.get(key) }),
+  (key) =>
+    new RulesPool({
+      ...(JSON.parse(key) as RulesPoolOptions),
+      onEvent: (event, detail) => {
+        for (const listener of listeners.get(key) ?? []) listener(event, detail);
+      },
+    }),
   (pool) => pool.close(),
 );
 
@@ -123,7 +132,7 @@ export interface RulesPoolRef {
 
 /** The process's rules pool for these settings (started on first use, stopped when the last reference is released).
  * `config`: a Config (rulesDir, rulesWorkers, rulesTimeoutMs, rulesQueueLimit). Throws RulesLoadError at once for
- * missing files; await `pool.ready()` for the rest. `onEvent` is the first acquirer's (the pool's log). */
+ * missing files; await `pool.ready()` for the rest. `onEvent` hears the pool's events while this reference is held. */
 export function acquireRulesPool(
   config: { rulesDir: string; rulesWorkers: number; rulesTimeoutMs: number; rulesQueueLimit: number },
   extra: Pick<RulesPoolOptions, 'niceness' | 'workerHeapMiB' | 'onEvent'> = {},
@@ -137,7 +146,16 @@ export function acquireRulesPool(
     ...rest,
   };
   const key = JSON.stringify(opts);
-  onEvents.set(key, onEvents.get(key) ?? onEvent);
+  // Each holder's own listener (a function of its own, so that two holders giving the same one both count).
+  const listener: PoolEvent | undefined = onEvent && ((event, detail) => onEvent(event, detail));
+  if (listener) listeners.set(key, (listeners.get(key) ?? new Set()).add(listener));
   const ref = shared.acquire(key);
-  return { pool: ref.instance, release: ref.release };
+  return {
+    pool: ref.instance,
+    release: async () => {
+      const held = listeners.get(key);
+      if (listener && held?.delete(listener) && held.size === 0) listeners.delete(key);
+      await ref.release();
+    },
+  };
 }

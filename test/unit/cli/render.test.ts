@@ -1,17 +1,18 @@
-// The render CLI's arguments and files (cli/render.ts): one file, the options by name, at most one e-invoice output,
-// anything else refused with the usage; a request file read as a plain JSON body or as a published example (its
+// The render CLI's arguments and files (cli/render.ts): one file or several (into a folder, each output named after
+// its file, two of one name refused), the options by name, at most one e-invoice output, anything else refused with
+// the usage; a request file read as a plain JSON body or as a published example (its
 // form body and headers read as the API reads them); a received e-invoice told by its first bytes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { parseArgs, readRequestFile, receivedKindOf } from '../../../server/cli/render';
+import { outputPaths, parseArgs, readRequestFile, receivedKindOf } from '../../../server/cli/render';
 import { tempDir } from '../../helpers/service';
 
 describe('render CLI', function () {
   describe('parseArgs', function () {
     it('reads one file and every option, long or short', function () {
       expect(parseArgs(['in.json', '--theme', 'slate', '--lang', 'fr-FR', '--page-size', 'a4', '-o', 'out.pdf'])).to.deep.equal({
-        file: 'in.json',
+        files: ['in.json'],
         theme: 'slate',
         lang: 'fr-FR',
         pageSize: 'a4',
@@ -19,8 +20,8 @@ describe('render CLI', function () {
         profile: undefined,
         out: 'out.pdf',
       });
+      expect(parseArgs(['--out=x.xml', 'r.xml', '--cii', '--profile', 'xrechnung']).files).to.deep.equal(['r.xml']);
       expect(parseArgs(['--out=x.xml', 'r.xml', '--cii', '--profile', 'xrechnung'])).to.include({
-        file: 'r.xml',
         output: 'cii',
         profile: 'xrechnung',
         out: 'x.xml',
@@ -33,9 +34,22 @@ describe('render CLI', function () {
       expect(parseArgs(['a.json', '--factur-x']).output).to.equal('factur-x');
     });
 
-    it('refuses two outputs, no file, two files, with the usage', function () {
-      for (const argv of [['a.json', '--ubl', '--cii'], ['a.json', '--cii', '--factur-x'], [], ['a.json', 'b.json']])
+    it('refuses two outputs or no file, with the usage', function () {
+      for (const argv of [['a.json', '--ubl', '--cii'], ['a.json', '--cii', '--factur-x'], [], ['--ubl']])
         expect(() => parseArgs(argv), argv.join(' ')).to.throw(/^Usage: npm run render/);
+    });
+
+    it('writes one file where -o says (or where the API names it), several into the -o folder by their own names', function () {
+      expect(outputPaths(parseArgs(['a.json', '-o', 'x.pdf']))).to.deep.equal(['x.pdf']);
+      expect(outputPaths(parseArgs(['a.json']))).to.deep.equal([undefined]);
+      expect(outputPaths(parseArgs(['d/a.json', 'e/b.xml', 'c.pdf', '-o', 'out']))).to.deep.equal(['out/a.pdf', 'out/b.pdf', 'out/c.pdf']);
+      expect(outputPaths(parseArgs(['a.json', 'b.json', '--ubl']))).to.deep.equal(['a.xml', 'b.xml']);
+      expect(outputPaths(parseArgs(['a.json', 'b.xml', '--factur-x', '-o', 'o']))).to.deep.equal(['o/a.pdf', 'o/b.pdf']);
+    });
+
+    it('refuses two files that would be written to one name, naming it', function () {
+      expect(() => outputPaths(parseArgs(['d/a.json', 'e/a.json']))).to.throw(/both be written to a\.pdf[\s\S]*Usage/);
+      expect(() => outputPaths(parseArgs(['a.json', 'a.xml', '--cii']))).to.throw(/a\.xml/);
     });
 
     it('refuses an unknown option or a missing value, naming it, then the usage', function () {
@@ -45,7 +59,7 @@ describe('render CLI', function () {
     });
 
     it('takes a file named like an option after --, and keeps values as given', function () {
-      expect(parseArgs(['--', '--ubl']).file).to.equal('--ubl');
+      expect(parseArgs(['--', '--ubl']).files).to.deep.equal(['--ubl']);
       expect(parseArgs(['a.json', '--theme', '../../etc/passwd']).theme).to.equal('../../etc/passwd');
     });
   });

@@ -477,6 +477,30 @@ describe('checking received e-invoices (XSD and the official rules)', function (
       }
     });
 
+    it('a pool shared by two holders tells each its events while it holds it, and stops telling one that let it go', async function () {
+      const settings = { ...config, rulesWorkers: 1, rulesTimeoutMs: 1000 };
+      const heard: string[] = [];
+      const first = acquireRulesPool(settings, { onEvent: (event) => heard.push(`first ${event}`) });
+      const second = acquireRulesPool(settings, { onEvent: (event) => heard.push(`second ${event}`) });
+      try {
+        expect(second.pool).to.equal(first.pool);
+        await first.pool.ready();
+        await checkReceived(longInvoice(150), { xsd: xsd.validator, rules: first.pool });
+        const by = (holder: string) => heard.filter((h) => h.startsWith(holder)).map((h) => h.slice(holder.length + 1));
+        expect(by('first')).to.include('timeout');
+        expect(by('second')).to.deep.equal(by('first'));
+        heard.length = 0;
+        await first.release();
+        await second.pool.ready();
+        await checkReceived(longInvoice(150), { xsd: xsd.validator, rules: second.pool });
+        expect(by('second')).to.include('timeout');
+        expect(by('first')).to.deep.equal([]);
+      } finally {
+        await first.release();
+        await second.release();
+      }
+    });
+
     it('the main event loop keeps turning while an invoice of 10,000 XML lines (300 invoice lines) is checked', async function () {
       const long = longInvoice(150);
       expect(long.split('\n').length).to.be.within(9_500, 10_500);
