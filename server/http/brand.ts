@@ -14,7 +14,10 @@ import { requestErrors } from './request-errors';
 /** The account's brand as stored (an object, `{}` when it has none). */
 async function stored(keys: KeyStore, account: string): Promise<Brand | undefined> {
   const text = await keys.getBrand(account);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : parse(text);
+}
+
+function parse(text: string): Brand | undefined {
   try {
     return JSON.parse(text) as Brand;
   } catch {
@@ -22,10 +25,28 @@ async function stored(keys: KeyStore, account: string): Promise<Brand | undefine
   }
 }
 
-/** After the API key: the account's brand on res.locals.brand, and its language when the request names none. */
+/** How many accounts' parsed brands accountBrand keeps (each beside the text the store's cache holds). */
+const PARSED_KEPT = 32;
+
+/** After the API key: the account's brand on res.locals.brand, and its language when the request names none. The
+ * store keeps each brand's text for a second (keys/cached-brands.ts) and hands the same string meanwhile: its parse is
+ * kept with it, so that a brand with a logo of megabytes is not parsed again for each document. Nothing changes a
+ * brand it is given (documents/brand.ts underBrand copies the request). */
 export function accountBrand(keys: KeyStore, pipeline: DocumentPipeline): RequestHandler {
+  const parsed = new Map<string, { text: string; brand: Brand | undefined }>();
+  const brandOf = async (account: string): Promise<Brand | undefined> => {
+    const text = await keys.getBrand(account);
+    if (text === undefined) return undefined;
+    const kept = parsed.get(account);
+    if (kept?.text === text) return kept.brand;
+    const brand = parse(text);
+    parsed.delete(account);
+    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+    parsed.set(account, { text, brand });
+    return brand;
+  };
   return async (req, res, next) => {
-    const brand = await stored(keys, res.locals.account as string);
+    const brand = await brandOf(res.locals.account as string);
     res.locals.brand = brand;
     // No Accept-Language, or one that prefers nothing (`*`, what fetch() sends by default).
     const asked = req.get('accept-language')?.trim();

@@ -128,6 +128,29 @@ for (const backend of ['SQLite', 'Redis'] as const) {
       }
     });
 
+    if (backend === 'Redis')
+      it('two instances on one Redis: a brand changed through one reaches the documents of the other within its second', async function () {
+        const other = await startTestService({ REDIS_URL: redis!.url });
+        try {
+          const key = (await service.keys.createKey(`two-${backend}`, 'paid')).key;
+          expect((await putBrand(service, key, { footer: 'First footer Ltd' })).status).to.equal(200);
+          const footer = async () => pdfText(Buffer.from(await (await post(other, doc(1), { key })).arrayBuffer()));
+          expect(await footer()).to.include('First footer Ltd');
+          expect((await putBrand(service, key, { footer: 'Second footer Ltd' })).status).to.equal(200);
+          const own = pdfText(Buffer.from(await (await post(service, doc(2), { key })).arrayBuffer()));
+          expect(own, 'the instance that changed it: at once').to.include('Second footer Ltd');
+          // The other keeps the text it read for a second (server/keys/cached-brands.ts), then reads the new one.
+          let seen = '';
+          for (let i = 0; i < 40 && !seen.includes('Second footer Ltd'); i++) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            seen = await footer();
+          }
+          expect(seen).to.include('Second footer Ltd').and.not.include('First footer Ltd');
+        } finally {
+          await other.close();
+        }
+      });
+
     it('a stored brand whose theme is no longer offered leaves the theme out; the rest still applies', async function () {
       const { key } = await service.keys.createKey(`gone-${backend}`, 'paid');
       await service.keys.putBrand(`gone-${backend}`, JSON.stringify({ theme: 'removed-theme', footer: 'Still here Ltd' }));

@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { ComposedStore } from '../composed-store';
 import { RedisAttempts } from './attempts';
 import { RedisBrands } from './brands';
+import { CachedBrands } from '../cached-brands';
 import { RedisKeys } from './keys';
 import { RedisUsage } from './usage';
 import { RedisUsers } from './users';
@@ -31,7 +32,7 @@ export class RedisKeyStore extends ComposedStore {
       usage: new RedisUsage(redis),
       users: new RedisUsers(redis),
       attempts: new RedisAttempts(redis),
-      brands: new RedisBrands(redis),
+      brands: new CachedBrands(new RedisBrands(redis)),
       health: {
         check: async () => redis.status === 'ready',
         close: async () => {

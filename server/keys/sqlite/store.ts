@@ -13,6 +13,7 @@ import { migrate, SCHEMA } from './schema';
 import { SqliteUsage } from './usage';
 import { SqliteUsers } from './users';
 import { SqliteBrands } from './brands';
+import { CachedBrands } from '../cached-brands';
 
 export class SqliteKeyStore extends ComposedStore {
   constructor(file: string) {
@@ -33,7 +34,7 @@ export class SqliteKeyStore extends ComposedStore {
       usage: new SqliteUsage(db),
       users: new SqliteUsers(db),
       attempts: new SqliteAttempts(db),
-      brands: new SqliteBrands(db),
+      brands: new CachedBrands(new SqliteBrands(db)),
       health: health(db, file),
     });
   }
