@@ -59,6 +59,7 @@ import {
 } from './bench/measure';
 import { benchEventLoop } from './bench/event-loop';
 import { postTo, serviceMetrics, startService } from './bench/service';
+import { grayPng } from '../test/helpers/png';
 import { benchValidate } from './bench/validate';
 import { benchConvert } from './bench/convert';
 import { benchArchive } from './bench/archive';
@@ -117,6 +118,13 @@ function publishedExample(): string {
 }
 
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
+/** A logo sent as a data: URI: 300 × 300 grey pixels of a hashed pattern (about 5 KB as a PNG). */
+const DATA_LOGO_PNG = grayPng(
+  300,
+  300,
+  Uint8Array.from({ length: 300 * 300 }, (_, i) => (i * 2654435761) >>> 24),
+);
 
 /** The HTML the service makes for `body`, in American English. */
 const htmlOf = async (pipeline: DocumentPipeline, body: unknown) =>
@@ -353,6 +361,8 @@ async function invoiceSection(
   const asSent = publishedExample();
   const slowLogo = asSent.replace(/(^|&)logo=[^&]+/, `$1logo=${images.url}`);
   const noLogo = asSent.replace(/(^|&)logo=[^&]+/, '');
+  // A logo that comes with every request, as many clients send theirs (and as an account's brand holds it).
+  const dataLogo = `${noLogo}&logo=${encodeURIComponent(`data:image/png;base64,${DATA_LOGO_PNG.toString('base64')}`)}`;
   const naive = await startNaiveFloor(config.chromiumPath, config.chromiumSandbox, CONCURRENCY);
   const printOnly = await startPrintOnly(config.chromiumPath, config.chromiumSandbox, CONCURRENCY, invoiceHtml, 'page.pdf');
   const printOnlyDevtools = await startPrintOnly(config.chromiumPath, config.chromiumSandbox, CONCURRENCY, invoiceHtml, 'devtools');
@@ -370,6 +380,7 @@ async function invoiceSection(
     ['service POST /, same body, logo on a 100 ms image server', call('/', slowLogo)],
     ['service POST /, same body, no logo', call('/', noLogo)],
     ['service POST /ubl, same body, no logo', call('/ubl', noLogo)],
+    [`service POST /, same body, a ${(DATA_LOGO_PNG.length / 1024).toFixed(0)} KB PNG logo as a data: URI`, call('/', dataLogo)],
   ];
   // Warm every contender (the first /ubl compiles nothing, the schema is compiled at start; the first logo fetches).
   for (const [, job] of contenders) await closedLoop(CONCURRENCY, 2, job);
@@ -385,6 +396,7 @@ async function invoiceSection(
       chromiumMeter(printOnly.pid),
       chromiumMeter(printOnlyDevtools.pid),
       chromiumMeter(swapOnly.pid),
+      served,
       served,
       served,
       served,
@@ -434,7 +446,7 @@ function printCpu(rows: [string, Run][]): void {
 
 /** The invoice table, where a request's time goes, and the targets. `delta`: a service metric's change over the rounds. */
 function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, delta: (name: string) => number): Run {
-  const [floor, limit, devtools, swapOnly, example, slow, plain, ubl] = runs as [Run, Run, Run, Run, Run, Run, Run, Run];
+  const [floor, limit, devtools, swapOnly, example, slow, plain, ubl, dataLogo] = runs as [Run, Run, Run, Run, Run, Run, Run, Run, Run];
   console.log('\n| contender | docs/s | p50 ms | p99 ms | docs/s ÷ naive floor | docs/s ÷ print-only limit | p50 ÷ naive floor |');
   console.log('|---|---|---|---|---|---|---|');
   names.forEach((name, i) => {
@@ -448,6 +460,8 @@ function printInvoiceRuns(names: string[], runs: Run[], images: ImageServer, del
     ["the service's way of printing alone", devtools],
     ["the service's Chromium work alone (swap and print)", swapOnly],
     ['the service, no logo', plain],
+    ['the service, the logo from the image server (kept by its cache)', slow],
+    ['the service, the logo as a data: URI in the request', dataLogo],
   ]);
   const perRequest = (name: string) => (1000 * delta(`${name}_sum`)) / delta(`${name}_count`);
   console.log(

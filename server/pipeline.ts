@@ -176,7 +176,11 @@ export class DocumentPipeline {
   async renderHtml(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedHtml> {
     const { doc, locale, totals, paymentCode, brand } = prepared;
     let logoDataUri: string | undefined;
-    if (doc.logo) {
+    if (doc.logo && doc.logo === brand?.logo) {
+      // The brand's logo is stored as this service wrote it when the brand was set (brand() below: fetched, decoded
+      // under the pixel budget and written again): printed as it is, not decoded again for every document.
+      logoDataUri = doc.logo;
+    } else if (doc.logo) {
       const logo = await this.logos.get(doc.logo, this.logoOptions());
       if (logo.ok) logoDataUri = logo.dataUri;
       else onLogoFailure?.(logo.reason);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { hostileValue } from '../helpers/hostile-values';
-import { pdfText } from '../helpers/pdf';
+import { pdfImageCount, pdfText } from '../helpers/pdf';
 import { solidPng } from '../helpers/png';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { post, startTestService, type TestService } from '../helpers/service';
@@ -125,6 +125,30 @@ for (const backend of ['SQLite', 'Redis'] as const) {
           ]);
           expect(text).to.include('INVOICE').and.not.include('Ocean').and.not.include('Forest');
         }
+      }
+    });
+
+    it("the brand's logo prints as it was stored, not decoded again for each document; a request's own is", async function () {
+      const logos = service.pipeline.logos;
+      const get = logos.get.bind(logos);
+      const asked: string[] = [];
+      logos.get = (url, opts) => {
+        asked.push(url.slice(0, 22));
+        return get(url, opts);
+      };
+      try {
+        const stored = (await getBrand(service, ocean)).logo as string;
+        for (let i = 0; i < 3; i++) {
+          const pdf = Buffer.from(await (await post(service, doc(i), { key: ocean })).arrayBuffer());
+          expect(pdfImageCount(pdf), 'the logo on the page').to.equal(1);
+        }
+        expect(asked, 'the stored logo: no check').to.deep.equal([]);
+        const own = `data:image/png;base64,${solidPng(40, 20).toString('base64')}`;
+        for (const logo of [own, own]) expect((await post(service, { ...doc(9), logo }, { key: ocean })).status).to.equal(200);
+        expect(asked, "the request's own logo: checked each time").to.deep.equal(['data:image/png;base64,', 'data:image/png;base64,']);
+        expect(stored.startsWith('data:image/png;base64,')).to.equal(true);
+      } finally {
+        logos.get = get;
       }
     });
 
