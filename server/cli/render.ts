@@ -75,7 +75,13 @@ export function parseArgs(argv: string[]): Options {
 /** The body of a request file, with its kind and the language preferences its headers state: a plain JSON body, or an
  * example with `request.body` (its headers read as the API reads them). */
 export function readRequestFile(file: string): { body: Buffer; kind: BodyKind; languages: LanguagePreferences } {
-  const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    // As the API answers a body that is not JSON: a request problem (exit 2), said in one line.
+    throw errors.malformedJson((err as Error).message);
+  }
   const request = parsed.request as { body?: unknown; headers?: Record<string, string> } | undefined;
   if (request && request.body !== undefined) {
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { outputPaths, parseArgs, readRequestFile, receivedKindOf } from '../../../server/cli/render';
+import { DomainError, isRequestProblem } from '../../../server/errors';
 import { tempDir } from '../../helpers/service';
 
 describe('render CLI', function () {
@@ -97,6 +98,18 @@ describe('render CLI', function () {
     it('reads a file whose `request` has no body as a plain body', function () {
       const r = readRequestFile(write('no-body.json', JSON.stringify({ request: { headers: {} }, from: 'A' })));
       expect(JSON.parse(r.body.toString())).to.deep.equal({ request: { headers: {} }, from: 'A' });
+    });
+
+    it('refuses a file that is not JSON as the API refuses such a body: malformed_json, a request problem', function () {
+      let caught: unknown;
+      try {
+        readRequestFile(write('broken.json', '{"from": "A",'));
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).to.be.instanceOf(DomainError);
+      expect((caught as DomainError).code).to.equal('malformed_json');
+      expect(isRequestProblem((caught as DomainError).code)).to.equal(true);
     });
 
     it('tells a received PDF or XML by its first bytes (after a byte order mark and spaces), and a request by neither', function () {
