@@ -176,9 +176,10 @@ export class DocumentPipeline {
   async renderHtml(prepared: PreparedDocument, onLogoFailure?: LogoLogger): Promise<RenderedHtml> {
     const { doc, locale, totals, paymentCode, brand } = prepared;
     let logoDataUri: string | undefined;
-    if (doc.logo && doc.logo === brand?.logo) {
+    if (doc.logo && doc.logo === brand?.logo && doc.logo.startsWith('data:image/')) {
       // The brand's logo is stored as this service wrote it when the brand was set (brand() below: fetched, decoded
-      // under the pixel budget and written again): printed as it is, not decoded again for every document.
+      // under the pixel budget and written again as a data: URI): printed as it is, not decoded again for every
+      // document. Anything else a brand might hold is checked as a request's logo is.
       logoDataUri = doc.logo;
     } else if (doc.logo) {
       const logo = await this.logos.get(doc.logo, this.logoOptions());

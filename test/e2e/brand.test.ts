@@ -147,6 +147,13 @@ for (const backend of ['SQLite', 'Redis'] as const) {
         for (const logo of [own, own]) expect((await post(service, { ...doc(9), logo }, { key: ocean })).status).to.equal(200);
         expect(asked, "the request's own logo: checked each time").to.deep.equal(['data:image/png;base64,', 'data:image/png;base64,']);
         expect(stored.startsWith('data:image/png;base64,')).to.equal(true);
+        // A brand holding anything but such a copy (written to the store by other means) has its logo checked.
+        asked.length = 0;
+        const account = `url-logo-${backend}`;
+        const key = (await service.keys.createKey(account, 'paid')).key;
+        await service.keys.putBrand(account, JSON.stringify({ logo: 'http://127.0.0.1:9/logo.png' }));
+        expect((await post(service, doc(10), { key })).status).to.equal(200);
+        expect(asked).to.deep.equal(['http://127.0.0.1:9/log']);
       } finally {
         logos.get = get;
       }
