@@ -110,8 +110,14 @@ interface Rendered {
 }
 
 /** A received e-invoice shown as a PDF, or converted (the profile as `?profile=` names it). */
-async function renderReceivedFile(file: string, opts: Options, pipeline: DocumentPipeline, received: ReceivedPipeline): Promise<Rendered> {
-  const body: ReceivedBody = { kind: receivedKindOf(file)!, bytes: fs.readFileSync(file) };
+async function renderReceivedFile(
+  file: string,
+  kind: ReceivedBody['kind'],
+  opts: Options,
+  pipeline: DocumentPipeline,
+  received: ReceivedPipeline,
+): Promise<Rendered> {
+  const body: ReceivedBody = { kind, bytes: fs.readFileSync(file) };
   const locale = pipeline.locale(opts.lang === undefined ? [] : [opts.lang]);
   const show = { locale, theme: opts.theme };
   if (opts.output === 'pdf') {
@@ -185,7 +191,7 @@ async function renderAll(opts: Options, outs: (string | undefined)[]): Promise<n
       try {
         const { bytes, filename } =
           kinds[i] !== undefined
-            ? await renderReceivedFile(file, opts, local.pipeline, local.received!)
+            ? await renderReceivedFile(file, kinds[i], opts, local.pipeline, local.received!)
             : await renderFile(file, opts, local.pipeline);
         const out = outs[i] ?? filename;
         fs.writeFileSync(out, bytes);

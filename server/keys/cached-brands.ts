@@ -27,7 +27,7 @@ export class CachedBrands implements BrandStore {
   private chars = 0;
   /** Writes per account so far: a read kept only if none began while it was out. */
   private readonly writes = new Map<string, number>();
-  /** Store reads made, for the tests and the bench. */
+  /** Store reads made (the tests count them). */
   readonly stats = { reads: 0 };
 
   constructor(
