@@ -76,6 +76,9 @@ export interface Config {
   renderTimeoutMs: number;
   /** Recycle the browser after this many renders (0 = never). */
   browserMaxRenders: number;
+  /** How far V8 lets the heap grow past what its last full collection kept, in percent (0: V8's own choice);
+   * main.ts sets it (see there why). */
+  heapGrowthPercent: number;
   pageMaxRenders: number;
   /** The theme studio at /studio (development tool). */
   studio: boolean;
@@ -314,6 +317,7 @@ type RenderSettings = Pick<
   | 'renderQueueLimit'
   | 'renderTimeoutMs'
   | 'browserMaxRenders'
+  | 'heapGrowthPercent'
   | 'pageMaxRenders'
   | 'rendererMaxRssMiB'
   | 'requestTimeoutMs'
@@ -327,6 +331,7 @@ function renderSettings(read: EnvReader): RenderSettings {
     renderQueueLimit: int('RENDER_QUEUE_LIMIT', 64, 0, 100000),
     renderTimeoutMs: int('RENDER_TIMEOUT_MS', 20000, 1000, 600000),
     browserMaxRenders: int('BROWSER_MAX_RENDERS', 5000, 0, 10_000_000),
+    heapGrowthPercent: int('HEAP_GROWTH_PERCENT', 100, 0, 400),
     pageMaxRenders: int('PAGE_MAX_RENDERS', 1000, 0, 10_000_000),
     rendererMaxRssMiB: int('RENDERER_MAX_RSS_MB', 1024, 0, 1_000_000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30000, 1000, 600000),

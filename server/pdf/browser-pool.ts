@@ -7,6 +7,8 @@
 import type { Page } from 'puppeteer';
 import { DomainError, errors } from '../errors';
 import { BrowserSupervisor, type SupervisorOptions } from './browser-supervisor';
+import type { DirectCalls } from './direct-calls';
+import { directCallsOf } from './launch';
 import { PageSet } from './page-set';
 import { printPage, type PrintDocument } from './print-page';
 import type { PdfOptions, PdfRenderer, PoolStats } from './renderer';
@@ -66,6 +68,12 @@ export class BrowserPool implements PdfRenderer {
   }
 
   /** The Chromium main process id (for operators and tests). */
+  /** The current browser's direct DevTools calls, if it has them (direct-calls.ts; for the tests). */
+  directCalls(): DirectCalls | undefined {
+    const browser = this.browser.current();
+    return browser && directCallsOf(browser);
+  }
+
   browserPid(): number | undefined {
     return this.browser.pid();
   }
@@ -143,7 +151,7 @@ export class BrowserPool implements PdfRenderer {
       page = taken;
       const state = this.pages.stateOf(page);
       if (typeof content !== 'string' && state.frame !== content.frame.key) this.framesWritten++;
-      return printPage(page, this.pages.sessionOf(page), content, state, options);
+      return printPage(page, this.pages.callsOf(page), content, state, options);
     })();
     let onAbort: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -2,6 +2,8 @@
 // traffic off and a fontconfig without system fonts (font-isolation.ts). Also the one way to end a browser: its
 // whole process group. This is the only module that launches puppeteer.
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer';
+import type { Readable, Writable } from 'node:stream';
+import { DirectCalls } from './direct-calls';
 import { isolatedFontEnv } from './font-isolation';
 
 export async function launchChromium(opts: { executablePath: string; sandbox: boolean; rendererProcessLimit?: number }): Promise<Browser> {
@@ -36,7 +38,39 @@ export async function launchChromium(opts: { executablePath: string; sandbox: bo
     handleSIGHUP: false,
   });
   coalescePipeWrites(browser);
+  await attachDirectCalls(browser);
   return browser;
+}
+
+/** Each browser's direct calls (direct-calls.ts), when its pipe has them. */
+const directCalls = new WeakMap<Browser, DirectCalls>();
+
+/** The direct calls of `browser`'s pipe, or undefined (prints then go through puppeteer's sessions). */
+export function directCallsOf(browser: Browser): DirectCalls | undefined {
+  return directCalls.get(browser);
+}
+
+/** How long the start-up call may take before the browser's prints go through puppeteer instead. */
+const DIRECT_CHECK_MS = 10_000;
+
+/** Direct calls on `browser`'s pipe, kept when a first call is answered through them (direct-calls.ts). */
+async function attachDirectCalls(browser: Browser): Promise<void> {
+  const stdio = browser.process()?.stdio;
+  const [write, read] = [stdio?.[3] as Writable | null | undefined, stdio?.[4] as Readable | null | undefined];
+  if (!write || !read) return;
+  const calls = new DirectCalls(write, read);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer')), DIRECT_CHECK_MS);
+  });
+  try {
+    await Promise.race([calls.call(undefined, 'Browser.getVersion'), late]);
+    directCalls.set(browser, calls);
+  } catch (err) {
+    calls.close(err as Error);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 let pagesOpened = 0;

@@ -9,7 +9,8 @@
 // every SWEEP_INTERVAL_MS off any request, and for /readyz: one that does not answer is lost. Knows nothing of the
 // browser's life (browser-supervisor.ts) nor of printing (print-page.ts).
 import type { Browser, CDPSession, Page } from 'puppeteer';
-import { openPrintPage } from './launch';
+import type { DevToolsCalls } from './direct-calls';
+import { directCallsOf, openPrintPage } from './launch';
 import { newResidentState, type ResidentState } from './print-page';
 
 /** A page's fonts beyond this many bytes (of base64 CSS) have it replaced after its render: a page that printed
@@ -32,6 +33,8 @@ export class PageSet {
   private arriving: { page: Promise<Page | undefined>; claimed: boolean }[] = [];
   /** Each page's own DevTools session, for the print command. */
   private readonly sessions = new WeakMap<Page, CDPSession>();
+  /** Each page's calls for printing: its session's, or the same made straight on the pipe (direct-calls.ts). */
+  private readonly calls = new WeakMap<Page, DevToolsCalls>();
   /** What each page holds between documents (its frame and fonts). */
   private readonly resident = new WeakMap<Page, ResidentState>();
   /** Renders done by each page, and the pages replaced while printing (closed when they come back). */
@@ -102,6 +105,11 @@ export class PageSet {
 
   sessionOf(page: Page): CDPSession {
     return this.sessions.get(page)!;
+  }
+
+  /** The calls a print makes on `page`: straight to the browser's pipe when it has them (direct-calls.ts). */
+  callsOf(page: Page): DevToolsCalls {
+    return this.calls.get(page)!;
   }
 
   stateOf(page: Page): ResidentState {
@@ -211,6 +219,9 @@ export class PageSet {
     if (this.dead.has(page)) return;
     this.dead.add(page);
     this.gone.get(page)?.settle();
+    // Chromium answers no call of a closed page's session: a direct call still waiting fails now.
+    const session = this.sessions.get(page);
+    if (session) directCallsOf(page.browser())?.drop(session.id(), 'the print page was closed');
     void page.close().catch(() => undefined);
   }
 
@@ -245,7 +256,9 @@ export class PageSet {
   private async open(browser: Browser): Promise<Page> {
     const page = await openPrintPage(browser);
     try {
-      this.sessions.set(page, await page.createCDPSession());
+      const session = await page.createCDPSession();
+      this.sessions.set(page, session);
+      this.calls.set(page, directCallsOf(browser)?.on(session.id()) ?? session);
       this.resident.set(page, newResidentState());
       await page.setJavaScriptEnabled(false);
       await page.setRequestInterception(true);

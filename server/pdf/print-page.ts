@@ -7,7 +7,8 @@
 // print's reply. A document with an element for the foot of its last page (the Swiss QR-bill) is printed twice, to
 // measure and then to place it. A renderer that crashes mid-way ends the print at once (the page's `error` event)
 // instead of leaving its calls unanswered until the deadline. Knows nothing of the pool or of documents.
-import type { CDPSession, Page, Protocol } from 'puppeteer';
+import type { Page, Protocol } from 'puppeteer';
+import type { DevToolsCalls } from './direct-calls';
 import { randomUUID } from 'node:crypto';
 import { holdPart, markPageBottom, settlePageBottom, swapDocument, writeDocument, type HeldText, type SwapInput } from './page-scripts';
 import { PAGE_MARGIN_IN, PAPER, type PageSize } from '../documents/paper';
@@ -66,7 +67,7 @@ const STREAM_CHUNK_BYTES = 64 * 1024;
 
 export async function printPage(
   page: Page,
-  session: CDPSession,
+  session: DevToolsCalls,
   content: string | PrintDocument,
   state: ResidentState,
   options: PrintOptions,
@@ -104,7 +105,7 @@ export async function printPage(
  * with a marker at the element's foot tells how much room is left below it, a second with that much padding above
  * it sets it there (kept whole on one page, the element stays on the page it was printed on).
  */
-async function printOnPageBottom(session: CDPSession, options: Printing, guard: Guard): Promise<Uint8Array> {
+async function printOnPageBottom(session: DevToolsCalls, options: Printing, guard: Guard): Promise<Uint8Array> {
   await guard(evaluateIn(session, markPageBottom, MARKER_URL));
   const first = await print(session, options, guard);
   // A point less than the room measured: the link's rectangle is snapped to whole CSS pixels (0.75 pt), and an
@@ -155,7 +156,7 @@ const SOURCES = new Map<(arg: never) => Promise<void>, string>();
  * page.evaluate() does the same with more bookkeeping around it (execution contexts, source URLs): a measurable part
  * of the service's own CPU per document.
  */
-async function evaluateIn<T>(session: CDPSession, fn: (arg: T) => Promise<void>, arg: T): Promise<void> {
+async function evaluateIn<T>(session: DevToolsCalls, fn: (arg: T) => Promise<void>, arg: T): Promise<void> {
   let source = SOURCES.get(fn);
   if (source === undefined) SOURCES.set(fn, (source = `(${fn.toString()})`));
   const { exceptionDetails } = await session.send('Runtime.evaluate', {
@@ -166,7 +167,7 @@ async function evaluateIn<T>(session: CDPSession, fn: (arg: T) => Promise<void>,
   if (exceptionDetails) throw new Error(`in the print page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
 }
 
-async function writeWhole(session: CDPSession, html: string, state: ResidentState): Promise<void> {
+async function writeWhole(session: DevToolsCalls, html: string, state: ResidentState): Promise<void> {
   Object.assign(state, newResidentState());
   await evaluateIn(session, writeDocument, html);
 }
@@ -176,7 +177,7 @@ async function writeWhole(session: CDPSession, html: string, state: ResidentStat
  * another, and long texts sent in parts. The page's state is updated before the swap: a swap that fails leaves a page
  * that is never used again.
  */
-async function prepareSwap(session: CDPSession, doc: PrintDocument, state: ResidentState): Promise<SwapInput> {
+async function prepareSwap(session: DevToolsCalls, doc: PrintDocument, state: ResidentState): Promise<SwapInput> {
   // Another theme's frame (or none yet): written first, one more round trip only on a change of theme.
   if (state.frame !== doc.frame.key) {
     Object.assign(state, newResidentState(), { frame: doc.frame.key });
@@ -206,7 +207,7 @@ function readyAtOnce(swap: SwapInput, doc: PrintDocument): boolean {
  * checked: the page's title for this print is a nonce (the PDF's real title is written by archive.ts), which Chromium
  * writes into the PDF it prints, so a print that ran before the swap would be known, and printed again after it.
  */
-async function swapAndPrint(session: CDPSession, swap: SwapInput, options: Printing, guard: Guard): Promise<Uint8Array> {
+async function swapAndPrint(session: DevToolsCalls, swap: SwapInput, options: Printing, guard: Guard): Promise<Uint8Array> {
   const nonce = randomUUID();
   const swapped = guard(evaluateIn(session, swapDocument, { ...swap, title: nonce }));
   const printed = print(session, options, guard);
@@ -223,7 +224,7 @@ export function printedAfter(pdf: Uint8Array, nonce: string): boolean {
 
 /** `text` itself when it is short; else sent to the page in parts (partLength), and null for swapDocument to take
  * them there. */
-async function sendLong(session: CDPSession, name: HeldText, text: string): Promise<string | null> {
+async function sendLong(session: DevToolsCalls, name: HeldText, text: string): Promise<string | null> {
   const part = partLength(text);
   if (text.length <= part) return text;
   for (let at = 0; at < text.length; at += part)
@@ -241,12 +242,12 @@ export function partLength(text: string): number {
 const printingOf = (options: PrintOptions, chars: number): Printing => ({ ...options, streamed: chars > STREAM_ABOVE_CHARS });
 
 /** The swap alone, as printPage does it when the print waits for it (the benchmark's profile times the two apart). */
-export async function swapAlone(session: CDPSession, doc: PrintDocument, state: ResidentState): Promise<void> {
+export async function swapAlone(session: DevToolsCalls, doc: PrintDocument, state: ResidentState): Promise<void> {
   await evaluateIn(session, swapDocument, await prepareSwap(session, doc, state));
 }
 
 /** The print alone, as printPage asks it for `doc` (the benchmark's profile times it apart from the swap). */
-export function printAlone(session: CDPSession, doc: PrintDocument, options: PrintOptions): Promise<Uint8Array> {
+export function printAlone(session: DevToolsCalls, doc: PrintDocument, options: PrintOptions): Promise<Uint8Array> {
   return print(session, printingOf(options, doc.body.length), (call) => call);
 }
 
@@ -262,10 +263,10 @@ interface Printing extends PrintOptions {
 // lifecycle events, a fonts check, a stream read in chunks, its close, each waiting its turn on the event loop behind
 // other requests' work). A long document's PDF is read from a stream instead, a round trip per chunk costing less
 // than the one reply.
-async function print(session: CDPSession, options: Printing, guard: Guard): Promise<Uint8Array> {
+async function print(session: DevToolsCalls, options: Printing, guard: Guard): Promise<Uint8Array> {
   if (!options.streamed) {
     const { data } = await guard(session.send('Page.printToPDF', printParameters(options.format)));
-    return new Uint8Array(Buffer.from(data, 'base64'));
+    return Buffer.from(data, 'base64');
   }
   const { stream } = await guard(session.send('Page.printToPDF', { ...printParameters(options.format), transferMode: 'ReturnAsStream' }));
   if (!stream) throw new Error('the print returned no stream');

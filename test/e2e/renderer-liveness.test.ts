@@ -197,6 +197,11 @@ describe('renderer liveness', function () {
         // (the 20 s deadline's answer is render_timeout), or at most the stopped one's render_failed.
         for (const o of failed) expect([o.status, o.code]).to.deep.equal([503, 'render_failed']);
         expect((await send(service, SMALL, Date.now())).status).to.equal(200);
+        // The prints went straight to the pipe (direct-calls.ts), and the stopped page's calls, which Chromium never
+        // answers, failed with its page: none is left waiting.
+        const direct = pool.directCalls();
+        expect(direct?.made, 'direct calls made').to.be.at.least(2 * 17);
+        expect(direct?.pending, 'direct calls left waiting').to.equal(0);
       } finally {
         if (victim && alive(victim)) process.kill(victim, 'SIGKILL');
         await service.close();

@@ -18,9 +18,10 @@ export interface ChildService {
   stop(): Promise<void>;
 }
 
-export async function startChildService(env: Record<string, string> = {}): Promise<ChildService> {
+/** `nodeArgs`: Node's own options before the script (V8 flags). */
+export async function startChildService(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ChildService> {
   const dir = tempDir('child');
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(projectRoot(), 'server', 'main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '-r', 'tsx/cjs', path.join(projectRoot(), 'server', 'main.ts')], {
     cwd: projectRoot(),
     env: {
       ...process.env,
