@@ -24,6 +24,23 @@ describe('label catalogues (i18n)', function () {
     expect(catalogues.text('fr', 'page_of', { page: '{{page}}', pages: '{{pages}}' })).to.equal('Page {{page}} sur {{pages}}');
   });
 
+  it('answers a label asked again (kept after its first lookup) as i18n did, in each language and type, in any order', function () {
+    const fresh = () => loadCatalogues(LOCALES);
+    const types = ['invoice', 'receipt', 'credit_note', 'quote', 'statement'] as const;
+    const keys = ['header', 'to_title', 'item_header', 'subtotal_title', 'balance_title', 'notes_title'];
+    const asks = catalogues.languages.flatMap((l) => types.flatMap((t) => keys.map((k) => [l, t, k] as const)));
+    // Each asked of its own fresh catalogues (nothing kept yet), then all of one in turn, twice, the second time in the
+    // reverse order: a kept answer must be its own language's and type's.
+    const first = asks.map(([l, t, k]) => fresh().label(l, t, k));
+    const shared = fresh();
+    expect(asks.map(([l, t, k]) => shared.label(l, t, k))).to.deep.equal(first);
+    expect([...asks].reverse().map(([l, t, k]) => shared.label(l, t, k))).to.deep.equal([...first].reverse());
+    expect(new Set(catalogues.languages.map((l) => shared.label(l, 'invoice', 'header'))).size).to.equal(catalogues.languages.length);
+    // A text asked without its placeholders' values, then with them: filled in the second time.
+    expect(shared.text('en', 'rate_label')).to.equal(' ()');
+    expect(shared.text('en', 'rate_label', { label: 'VAT', rate: '8%' })).to.equal('VAT (8%)');
+  });
+
   it("takes each language's default regional tag from its catalogue", function () {
     expect(catalogues.defaultTags).to.deep.equal({ de: 'de-DE', en: 'en-US', es: 'es-ES', fr: 'fr-FR', th: 'th-TH' });
     expect(catalogues.languages).to.deep.equal(['de', 'en', 'es', 'fr', 'th']);
