@@ -111,18 +111,19 @@ function skipDictionary(b: Uint8Array, i: number): number {
   return i;
 }
 
-/** An inline image as one operation from its BI to the end of its EI (`end`), replacing the operations read since BI. */
-function pushInlineImage(ops: Operation[], idStart: number, end: number): void {
-  const bi = ops.findLastIndex((o) => o.op === 'BI');
-  const from = bi < 0 ? idStart : ops[bi]!.start;
-  if (bi >= 0) ops.length = bi;
-  ops.push({ op: 'BI', kind: Kind.XObjectPaint, start: from, end });
-}
+/** Called for each operation of a content stream with its operator, its kind and its bytes [start, end) (operands
+ * and operator). */
+type Visit = (op: string, kind: Kind, start: number, end: number) => void;
 
-/** The operations of a content stream, each spanning its operands and operator. */
-export function operations(b: Uint8Array): Operation[] {
-  const ops: Operation[] = [];
+/**
+ * Each operation of a content stream in order, spanning its operands and operator, given to `visit` as it is read
+ * (no object per operation: a page has thousands). An inline image (BI … ID data EI) is one operation.
+ */
+function eachOperation(b: Uint8Array, visit: Visit): void {
   let start = -1;
+  // A BI read and not yet given: the ID that follows makes the inline image one operation from it.
+  let biStart = -1;
+  let biEnd = -1;
   let i = 0;
   while (i < b.length) {
     const c = b[i]!;
@@ -156,17 +157,31 @@ export function operations(b: Uint8Array): Operation[] {
         continue;
       }
       if (word === 'ID') {
+        const from = biStart >= 0 ? biStart : tokenStart;
         i = skipInlineImage(b, i);
-        pushInlineImage(ops, tokenStart, i);
-        start = -1;
+        visit('BI', Kind.XObjectPaint, from, i);
+        biStart = start = -1;
         continue;
       }
-      ops.push({ op: word, kind: operator.kind, start: start < 0 ? tokenStart : start, end: i });
+      if (biStart >= 0) {
+        // A BI without its ID (never in Chromium's streams): an operation of its own.
+        visit('BI', Kind.XObjectPaint, biStart, biEnd);
+        biStart = -1;
+      }
+      if (word === 'BI') [biStart, biEnd] = [start < 0 ? tokenStart : start, i];
+      else visit(word, operator.kind, start < 0 ? tokenStart : start, i);
       start = -1;
       continue;
     }
     if (start < 0) start = tokenStart;
   }
+  if (biStart >= 0) visit('BI', Kind.XObjectPaint, biStart, biEnd);
+}
+
+/** The operations of a content stream, each spanning its operands and operator (the tests read them so). */
+export function operations(b: Uint8Array): Operation[] {
+  const ops: Operation[] = [];
+  eachOperation(b, (op, kind, start, end) => ops.push({ op, kind, start, end }));
   return ops;
 }
 
@@ -181,12 +196,12 @@ function startsWith(b: Uint8Array, at: number, word: Uint8Array): boolean {
 }
 
 /** The MCID of a BDC operation's property list (`/P <</MCID 3>> BDC`), or undefined. */
-function mcidOf(b: Uint8Array, o: Operation): number | undefined {
-  let i = o.start;
-  for (; i + MCID.length <= o.end; i++) {
+function mcidOf(b: Uint8Array, start: number, end: number): number | undefined {
+  let i = start;
+  for (; i + MCID.length <= end; i++) {
     if (b[i] === 0x2f && b[i + 1] === 0x4d && b[i + 2] === 0x43 && b[i + 3] === 0x49 && b[i + 4] === 0x44) break;
   }
-  if (i + MCID.length > o.end) return undefined;
+  if (i + MCID.length > end) return undefined;
   i += MCID.length;
   while (isWhite(b[i])) i++;
   let n = 0;
@@ -226,18 +241,20 @@ function applyEdits(content: Uint8Array, edits: Edit[]): Buffer {
  * MCID is in `repeated` (a repeated table header) is retagged /Artifact. */
 function beginMarked(
   content: Uint8Array,
-  o: Operation,
+  bdc: boolean,
+  start: number,
+  end: number,
   topLevel: boolean,
   repeated: ReadonlySet<number>,
   edits: Edit[],
   counts: MarkCounts | undefined,
 ): boolean {
-  const mcid = o.op === 'BDC' ? mcidOf(content, o) : undefined;
+  const mcid = bdc ? mcidOf(content, start, end) : undefined;
   if (mcid !== undefined && topLevel && repeated.has(mcid)) {
-    edits.push({ at: o.start, end: o.end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
+    edits.push({ at: start, end, bytes: Buffer.from('/Artifact BMC', 'latin1') });
     if (counts) counts.repeated++;
   }
-  return mcid !== undefined || startsWith(content, o.start, ARTIFACT);
+  return mcid !== undefined || startsWith(content, start, ARTIFACT);
 }
 
 /**
@@ -245,7 +262,6 @@ function beginMarked(
  * sequences whose MCID is in `repeated` retagged `/Artifact`; undefined when there was nothing to change.
  */
 export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number> = new Set(), counts?: MarkCounts): Buffer | undefined {
-  const ops = operations(content);
   // Insertions as [position, bytes] (opening before closing at one position never happens: runs do not touch).
   const edits: Edit[] = [];
   const wrap = (from: number, to: number) => {
@@ -257,47 +273,49 @@ export function markArtifacts(content: Uint8Array, repeated: ReadonlySet<number>
   let depth = 0;
   const open: boolean[] = [];
   let pathStart = -1;
-  let text: { start: number; depth: number; marked: boolean; shows: Operation[] } | undefined;
-  for (const o of ops) {
-    switch (o.kind) {
+  // The text object being read (BT … ET; start -1: none): the depth it opened at, whether marked content begins or
+  // ends in it, and its text-showing operations' [start, end) pairs.
+  const text = { start: -1, depth: 0, marked: false, shows: [] as number[] };
+  eachOperation(content, (op, kind, start, end) => {
+    switch (kind) {
       case Kind.BeginMarked: {
-        const tags = beginMarked(content, o, depth === 0, repeated, edits, counts);
+        const tags = beginMarked(content, op === 'BDC', start, end, depth === 0, repeated, edits, counts);
         open.push(tags);
         if (tags) depth++;
-        if (text) text.marked = true;
+        text.marked = true;
         break;
       }
       case Kind.EndMarked:
-        if (text) text.marked = true;
+        text.marked = true;
         if (open.pop()) depth--;
         break;
       case Kind.BeginText:
-        text = { start: o.start, depth, marked: false, shows: [] };
+        [text.start, text.depth, text.marked, text.shows.length] = [start, depth, false, 0];
         break;
       case Kind.EndText:
-        if (text) {
+        if (text.start >= 0) {
           if (!text.marked && text.depth === 0 && depth === 0) {
-            if (text.shows.length > 0) wrap(text.start, o.end);
-          } else for (const s of text.shows) wrap(s.start, s.end);
+            if (text.shows.length > 0) wrap(text.start, end);
+          } else for (let k = 0; k < text.shows.length; k += 2) wrap(text.shows[k]!, text.shows[k + 1]!);
         }
-        text = undefined;
+        text.start = -1;
         break;
       case Kind.PathBuild:
-        if (pathStart < 0 && depth === 0) pathStart = o.start;
+        if (pathStart < 0 && depth === 0) pathStart = start;
         break;
       case Kind.PathPaint:
-        if (pathStart >= 0 && depth === 0) wrap(pathStart, o.end);
+        if (pathStart >= 0 && depth === 0) wrap(pathStart, end);
         pathStart = -1;
         break;
       case Kind.TextShow:
-        if (text && depth === 0) text.shows.push(o);
-        else if (!text && depth === 0) wrap(o.start, o.end);
+        if (depth === 0 && text.start >= 0) text.shows.push(start, end);
+        else if (depth === 0) wrap(start, end);
         break;
       case Kind.XObjectPaint:
-        if (depth === 0) wrap(o.start, o.end);
+        if (depth === 0) wrap(start, end);
         break;
     }
-  }
+  });
   if (edits.length === 0) return undefined;
   return applyEdits(content, edits);
 }

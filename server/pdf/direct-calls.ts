@@ -150,8 +150,11 @@ export class DirectCalls {
         filter.push(args[0] as Buffer);
         return true;
       }
-      if (event === 'close' || event === 'end') this.close(new Error('the browser closed its DevTools pipe'));
-      return emit(event, ...args);
+      // Puppeteer hears of the close first (the browser is then disconnected), so that a print failing here is
+      // retried on a new browser, and the browser counted as restarted.
+      const heard = emit(event, ...args);
+      if (event === 'close') this.close(new Error('the browser closed its DevTools pipe'));
+      return heard;
     };
     read.emit = patched as typeof read.emit;
     this.detach = () => {

@@ -19,6 +19,8 @@ describe('content-stream artifacts (content-marks)', function () {
     expect(ops('BT /F1 12 Tf (a \\) BDC (b) EMC) Tj [(x) 12 (y)] TJ ET')).to.deep.equal(['BT', 'Tf', 'Tj', 'TJ', 'ET']);
     expect(ops('/P <</MCID 3 /ActualText (>> EMC)>> BDC <0033> Tj EMC')).to.deep.equal(['BDC', 'Tj', 'EMC']);
     expect(ops('q BI /W 2 /H 1 /BPC 8 /CS /G ID \x00EI\xff EI Q')).to.deep.equal(['q', 'BI', 'Q']);
+    // A BI without its ID (malformed): an operation of its own, in its place, at the end of the stream too.
+    expect(ops('q BI /W 2 Q BI /W 1')).to.deep.equal(['q', 'BI', 'Q', 'BI']);
   });
 
   it('wraps a text object, a path and an XObject painted outside marked content', function () {

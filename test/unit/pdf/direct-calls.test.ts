@@ -199,8 +199,12 @@ describe('the direct DevTools calls (direct-calls.ts)', () => {
       calls.drop('S1', 'the print page was closed');
       expect(await s1).to.equal('the print page was closed');
       expect(calls.pending).to.equal(1);
+      // Puppeteer hears of the close while the call still waits (its browser is disconnected before the print fails).
+      let waitingWhenHeard = -1;
+      read.on('close', () => (waitingWhenHeard = calls.pending));
       read.end();
       expect(await s2).to.equal('the browser closed its DevTools pipe');
+      expect(waitingWhenHeard).to.equal(1);
       expect(await outcome(calls.call('S3', 'Runtime.evaluate'))).to.equal('the browser closed its DevTools pipe');
       expect(calls.pending).to.equal(0);
       expect(seen).to.deep.equal([]);
