@@ -1,9 +1,10 @@
 // The split of a browser's DevTools pipe between puppeteer and the direct calls (server/pdf/direct-calls.ts): every
 // byte of every other message reaches puppeteer in order, each direct answer is taken whole, however the pipe cuts
-// the bytes into chunks (every cut of a small stream, and seeded random cuts of a long one); answers settle their
+// the bytes into chunks (every cut of a small stream, and any cuts of any stream: fast-check, fixed seed); answers settle their
 // calls, errors reject them, a closed page's calls fail, a closed pipe fails them all and gives the pipe back.
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { AnswerFilter, DIRECT_FIRST_ID, directAnswerId, DirectCalls } from '../../../server/pdf/direct-calls';
 
 /** Messages as Chromium writes them: puppeteer's answers, events, direct answers, and look-alikes that are not. */
@@ -50,28 +51,19 @@ function run(chunks: Buffer[], start?: Buffer): { passed: Buffer; answers: strin
   return { passed: Buffer.concat(passed), answers, ids, calls };
 }
 
-/** A seeded generator (mulberry32), so that a failure is found again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('the direct DevTools calls (direct-calls.ts)', () => {
   it('tells a direct answer by its first bytes, and waits when they have not all come', () => {
-    const id = (text: string) => directAnswerId(Buffer.from(text), 0);
-    expect(id(`{"id":${DIRECT_FIRST_ID},"result":{}}`)).to.equal(DIRECT_FIRST_ID);
-    expect(id('{"id":12,"result":{}}')).to.equal(0);
-    expect(id('{"method":"X"}')).to.equal(0);
-    expect(id('{"id":"1000000000"}')).to.equal(0);
-    expect(id('{"id":10000000000,')).to.equal(0);
-    expect(id('{"id":1000000000')).to.equal(undefined);
-    expect(id('{"i')).to.equal(undefined);
-    expect(id('')).to.equal(undefined);
+    const cases: [string, number | undefined][] = [
+      [`{"id":${DIRECT_FIRST_ID},"result":{}}`, DIRECT_FIRST_ID],
+      ['{"id":12,"result":{}}', 0],
+      ['{"method":"X"}', 0],
+      ['{"id":"1000000000"}', 0],
+      ['{"id":10000000000,', 0],
+      ['{"id":1000000000', undefined],
+      ['{"i', undefined],
+      ['', undefined],
+    ];
+    for (const [text, id] of cases) expect(directAnswerId(Buffer.from(text), 0), text).to.equal(id);
   });
 
   it('splits the stream whole at every cut into two chunks, and into one chunk a byte', () => {
@@ -87,31 +79,35 @@ describe('the direct DevTools calls (direct-calls.ts)', () => {
     expect(bytes.ids).to.deep.equal([DIRECT_FIRST_ID, DIRECT_FIRST_ID + 7, DIRECT_FIRST_ID + 12]);
   });
 
-  it('splits 300 seeded random chunkings of a long stream (a 200 KB answer among 2,000 messages) whole', () => {
-    const next = random(42);
-    const messages: string[] = [];
-    for (let i = 0; i < 2000; i++) {
-      const pick = Math.floor(next() * MESSAGES.length);
-      messages.push(i === 1000 ? `{"id":${DIRECT_FIRST_ID + 99},"result":{"data":"${'A'.repeat(200_000)}"}}` : MESSAGES[pick]!);
-    }
-    const stream = Buffer.from(messages.map((m) => `${m}\0`).join(''));
-    const expected = Buffer.from(
-      messages
-        .filter((m) => !isDirect(m))
-        .map((m) => `${m}\0`)
-        .join(''),
+  it('splits any stream of these messages (a 200 KB answer among them) cut anywhere whole (fast-check, 300 cases)', () => {
+    const big = `{"id":${DIRECT_FIRST_ID + 99},"result":{"data":"${'A'.repeat(200_000)}"}}`;
+    const message = fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...MESSAGES) }, { weight: 1, arbitrary: fc.constant(big) });
+    fc.assert(
+      fc.property(
+        fc.array(message, { maxLength: 200 }),
+        // Cuts anywhere, and cuts within the first bytes of a message (where its id is read).
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true })),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 24 }))),
+        (drawn, anywhere, nearStarts) => {
+          // After a message of puppeteer's, as after the start-up call (before the first NUL, only an awaited answer is
+          // known: the test below).
+          const messages = [MESSAGES[0]!, ...drawn];
+          const texts = messages.map((m) => `${m}\0`);
+          const stream = Buffer.from(texts.join(''));
+          const starts = texts.map((_, i) => Buffer.byteLength(texts.slice(0, i).join('')));
+          const cuts = [
+            ...anywhere.map((c) => Math.floor(c * stream.length)),
+            ...nearStarts.map(([m, off]) => starts[m % starts.length]! + off),
+          ];
+          const at = [...new Set(cuts.filter((c) => c > 0 && c < stream.length))].sort((x, y) => x - y);
+          const chunks = [0, ...at].map((from, i) => stream.subarray(from, at[i] ?? stream.length));
+          const { passed, answers } = run(chunks);
+          expect(passed.equals(Buffer.from(texts.filter((_, i) => !isDirect(messages[i]!)).join('')))).to.equal(true);
+          expect(answers).to.deep.equal(messages.filter(isDirect));
+        },
+      ),
+      { seed: 1_000_000_000, numRuns: 300, endOnFailure: true },
     );
-    for (let round = 0; round < 300; round++) {
-      const chunks: Buffer[] = [];
-      for (let at = 0; at < stream.length;) {
-        const size = 1 + Math.floor(next() * (next() < 0.5 ? 64 : 65536));
-        chunks.push(stream.subarray(at, at + size));
-        at += size;
-      }
-      const { passed, answers } = run(chunks);
-      expect(passed.equals(expected), `round ${round}`).to.equal(true);
-      expect(answers, `round ${round}`).to.deep.equal(messages.filter(isDirect));
-    }
   });
 
   it('gives a chunk with nothing taken from it to puppeteer as it came, in one piece', () => {
