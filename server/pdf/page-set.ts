@@ -219,9 +219,6 @@ export class PageSet {
     if (this.dead.has(page)) return;
     this.dead.add(page);
     this.gone.get(page)?.settle();
-    // Chromium answers no call of a closed page's session: a direct call still waiting fails now.
-    const session = this.sessions.get(page);
-    if (session) directCallsOf(page.browser())?.drop(session.id(), 'the print page was closed');
     void page.close().catch(() => undefined);
   }
 
@@ -258,7 +255,12 @@ export class PageSet {
     try {
       const session = await page.createCDPSession();
       this.sessions.set(page, session);
-      this.calls.set(page, directCallsOf(browser)?.on(session.id()) ?? session);
+      const direct = directCallsOf(browser);
+      this.calls.set(page, direct?.on(session.id()) ?? session);
+      // Chromium answers no call of a closed page's session: a direct call still waiting fails once the browser has
+      // closed the page, as puppeteer's calls do (not when the service asks it to: a page of a hung browser is not
+      // closed, and its print waits for the browser to be replaced, then is retried on the new one).
+      if (direct) page.once('close', () => direct.drop(session.id(), 'the print page was closed'));
       this.resident.set(page, newResidentState());
       await page.setJavaScriptEnabled(false);
       await page.setRequestInterception(true);

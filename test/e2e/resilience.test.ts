@@ -7,6 +7,11 @@ import { startChildService } from '../helpers/child-service';
 import { isPdf, pdfFlatText } from '../helpers/pdf';
 import { alive, descendants, waitGone } from '../helpers/processes';
 import { post, startTestService } from '../helpers/service';
+import pino from 'pino';
+
+/** The pool's events of the hung-browser test's service, printed when its request fails (what the pool did). */
+const LOGS: string[] = [];
+const logger = pino({ level: 'info' }, { write: (l: string) => void LOGS.push(l) });
 
 const DOC = {
   from: 'Crash Co',
@@ -78,7 +83,7 @@ describe('hung browser and crashed renderer', function () {
   this.timeout(60000);
 
   it('a stopped browser (SIGSTOP) is found by the watchdog: /readyz turns not ready and a new browser serves the request sent to it, far within its deadline', async function () {
-    const service = await startTestService({ RENDER_TIMEOUT_MS: '20000' });
+    const service = await startTestService({ RENDER_TIMEOUT_MS: '20000' }, { logger });
     const pool = service.pdf as BrowserPool;
     const hungPid = pool.browserPid()!;
     const tree = [hungPid, ...descendants(hungPid)];
@@ -86,7 +91,11 @@ describe('hung browser and crashed renderer', function () {
       for (const pid of tree) process.kill(pid, 'SIGSTOP');
       const stoppedAt = Date.now();
       // A request sent to the hung browser: answered once the watchdog replaces it, far within its 20 s deadline.
-      const inFlight = post(service, DOC).then((res) => ({ status: res.status, ms: Date.now() - stoppedAt }));
+      const inFlight = post(service, DOC).then(async (res) => ({
+        status: res.status,
+        ms: Date.now() - stoppedAt,
+        body: res.status === 200 ? '' : await res.text(),
+      }));
       // /readyz asked until it says not ready (at most 400 times; mocha's timeout bounds the wait).
       let notReadyAfter = -1;
       for (let asked = 0; asked < 400; asked++) {
@@ -100,8 +109,10 @@ describe('hung browser and crashed renderer', function () {
       console.log(`      SIGSTOP: /readyz not ready after ${notReadyAfter} ms`);
       expect(notReadyAfter, '/readyz said not ready').to.not.equal(-1);
       const first = await inFlight;
-      console.log(`      the request sent to the hung browser: ${first.status} after ${first.ms} ms`);
+      console.log(`      the request sent to the hung browser: ${first.status} after ${first.ms} ms ${first.body}`);
       // A 200 (not the deadline's render_timeout): printed by the browser that replaced the hung one.
+      // (A page closed on the hung browser once failed its print at once, and the retry went to the same browser.)
+      if (first.status !== 200) console.log(LOGS.filter((l) => /render_|browser_|page_/.test(l)).join(''));
       expect(first.status).to.equal(200);
       expect((await post(service, { from: 'A', to: 'B', items: [{ name: 'x' }] })).status).to.equal(200);
       expect(pool.browserPid()).to.not.equal(hungPid);
