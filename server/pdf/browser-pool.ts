@@ -67,13 +67,13 @@ export class BrowserPool implements PdfRenderer {
     return !this.closed && this.browser.isConnected();
   }
 
-  /** The Chromium main process id (for operators and tests). */
   /** The current browser's direct DevTools calls, if it has them (direct-calls.ts; for the tests). */
   directCalls(): DirectCalls | undefined {
     const browser = this.browser.current();
     return browser && directCallsOf(browser);
   }
 
+  /** The Chromium main process id (for operators and tests). */
   browserPid(): number | undefined {
     return this.browser.pid();
   }

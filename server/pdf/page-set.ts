@@ -255,12 +255,7 @@ export class PageSet {
     try {
       const session = await page.createCDPSession();
       this.sessions.set(page, session);
-      const direct = directCallsOf(browser);
-      this.calls.set(page, direct?.on(session.id()) ?? session);
-      // Chromium answers no call of a closed page's session: a direct call still waiting fails once the browser has
-      // closed the page, as puppeteer's calls do (not when the service asks it to: a page of a hung browser is not
-      // closed, and its print waits for the browser to be replaced, then is retried on the new one).
-      if (direct) page.once('close', () => direct.drop(session.id(), 'the print page was closed'));
+      this.calls.set(page, directCallsOf(browser)?.on(session.id()) ?? session);
       this.resident.set(page, newResidentState());
       await page.setJavaScriptEnabled(false);
       await page.setRequestInterception(true);
@@ -276,7 +271,14 @@ export class PageSet {
     // Idle or printing: a renderer that crashes, or a target that closes under us, loses the page at once (a print
     // in it ends by its own listener, print-page.ts).
     page.on('error', () => this.lose(page, 'renderer crashed'));
-    page.once('close', () => this.lose(page, 'target closed'));
+    page.once('close', () => {
+      // Chromium answers no call of a closed page's session: a direct call still waiting fails once the browser has
+      // closed the page, as puppeteer's calls do (not when the service asks it to: a page of a hung browser is not
+      // closed, and its print waits for the browser to be replaced, then is retried on the new one).
+      const session = this.sessions.get(page);
+      if (session) directCallsOf(browser)?.drop(session.id(), 'the print page was closed');
+      this.lose(page, 'target closed');
+    });
     page.on('request', (req) => {
       // The document's own data: URIs (its fonts, its logo) are part of it: Chromium sometimes routes them through
       // interception (seen for fonts of a page writing its second document), and refusing them drops the font.
