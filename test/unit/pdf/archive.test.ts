@@ -74,6 +74,14 @@ describe('PDF/A-3a and PDF/UA-1 finish (incremental update)', function () {
     expect(id[0]).to.equal(id[1]);
   });
 
+  it('gives each file its own /ID: the same bytes, title and instant made 200 times, 200 identifiers', function () {
+    const idOf = (pdf: Buffer) =>
+      /\/ID \[<([0-9a-f]{32})> <\1>\]\n\/Prev \d+>>\nstartxref\n\d+\n%%EOF\n$/.exec(pdf.toString('latin1'))?.[1];
+    const ids = Array.from({ length: 200 }, () => idOf(archivePdf(original, meta, 'producer x', now)));
+    expect(ids.every((id) => id !== undefined)).to.equal(true);
+    expect(new Set(ids).size).to.equal(200);
+  });
+
   it('refuses a PDF whose last cross-reference is a stream (no classic trailer)', function () {
     const streamed = qpdfMade(['--object-streams=generate']);
     expect(() => archivePdf(streamed, { title: 'x' }, 'p')).to.throw(PdfStructureError);
