@@ -7,9 +7,9 @@
 // archivePdf writes the update; archiveInto leaves it open for a signature to join (finish.ts).
 // Knows no document type and no HTTP; pdfa3.ts builds on its output for Factur-X.
 import { createHash, randomUUID } from 'node:crypto';
-import zlib from 'node:zlib';
 import { getDefaultSRGBProfile, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from '@cantoo/pdf-lib';
 import { markArtifacts } from './content-marks';
+import { deflate, inflate } from './flate';
 import { pdfDateText, pdfString, type PdfMetadata } from './metadata';
 import { pageList, PdfFile, PdfUpdate, serialize, type UpdateBody } from './pdf-file';
 import { repeatedHeaders } from './repeated-headers';
@@ -22,7 +22,7 @@ export const SRGB_CONDITION = 'sRGB IEC61966-2.1';
 let iccStream: { dict: string; data: Buffer } | undefined;
 function srgbProfile(): { dict: string; data: Buffer } {
   if (!iccStream) {
-    const data = zlib.deflateSync(getDefaultSRGBProfile(), { level: 9 });
+    const data = deflate(getDefaultSRGBProfile(), 9);
     iccStream = { dict: `<</N 3\n/Filter /FlateDecode\n/Length ${data.length}>>`, data };
   }
   return iccStream;
@@ -40,7 +40,7 @@ function decoded(stream: PDFRawStream): Buffer | undefined {
   if (filter instanceof PDFName && filter.decodeText() === 'FlateDecode' && !stream.dict.has(PDFName.of('DecodeParms'))) {
     // One 32 KiB output chunk holds most pages' content whole: two to three times faster than the 16 KiB default,
     // which makes a second chunk and a copy for a typical page (measured on Chromium's pages, 17-27 KB inflated).
-    return zlib.inflateSync(stream.contents, { chunkSize: 32 * 1024 });
+    return inflate(stream.contents, 32 * 1024);
   }
   return undefined;
 }
@@ -61,7 +61,7 @@ function markPages(file: PdfFile, out: Map<number, UpdateBody>): void {
       const marked = bytes && markArtifacts(bytes, repeats.byPage.get(index));
       if (!marked) continue;
       // Level 1: a content stream compresses nearly as well, at a third of the time of the default.
-      const data = zlib.deflateSync(marked, { level: 1 });
+      const data = deflate(marked, 1);
       const dict = stream.dict.clone();
       dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
       dict.set(PDFName.of('Length'), file.context.obj(data.length));
