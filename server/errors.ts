@@ -195,12 +195,13 @@ export const errors = {
       { retryAfterSeconds },
     );
   },
-  /** The PDF was signed, but the configured time-stamping authority gave no timestamp (PDF_TIMESTAMP_URL). */
-  timestampUnavailable(retryAfterSeconds: number): DomainError {
+  /** The PDF was signed, but the configured time-stamping authority gave no timestamp (PDF_TIMESTAMP_URL); `cause`
+   * says why, for the log (the client is not told about the authority). */
+  timestampUnavailable(retryAfterSeconds: number, cause?: unknown): DomainError {
     return new DomainError(
       'timestamp_unavailable',
       `The time-stamping authority of this service gave no timestamp for the signature. Retry in ${retryAfterSeconds} s.`,
-      { retryAfterSeconds },
+      { retryAfterSeconds, cause },
     );
   },
   /** The key store is busy or unreachable (a write lock held elsewhere, Redis down): try again shortly. */

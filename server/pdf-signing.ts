@@ -61,7 +61,7 @@ export class PdfSigning {
     try {
       return await signed;
     } catch (err) {
-      if (err instanceof TimestampError) throw errors.timestampUnavailable(5);
+      if (err instanceof TimestampError) throw errors.timestampUnavailable(5, err);
       throw err;
     }
   }

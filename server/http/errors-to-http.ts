@@ -47,7 +47,12 @@ export function errorHandler(logger: Logger, maxBodyBytes: number): ErrorRequest
       logger.error({ error: errorForLog(err), requestId }, 'unexpected error');
       domainError = requestErrors.internal(requestId, err);
     } else if (statusOf(domainError) >= 500) {
-      logger.warn({ requestId, code: domainError.code }, domainError.message);
+      // What the service could not do, and why when a cause is known (the time-stamping authority's answer, say).
+      const { cause } = domainError.facts;
+      logger.warn(
+        { requestId, code: domainError.code, ...(cause === undefined ? {} : { cause: errorForLog(cause) }) },
+        domainError.message,
+      );
     }
     res.locals.errorCode = domainError.code;
     if (res.headersSent) {
