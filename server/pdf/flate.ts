@@ -1,7 +1,7 @@
 // Flate (zlib) in one call, for the PDF steps that inflate and deflate every page's content: node:zlib's own one-shot
 // calls, with one thing more. Each call makes a zlib engine that writes into an output buffer of its own (16-32 KiB)
-// and returns a view of it; the engine outlives V8's young-generation collections (its native handle keeps it), so
-// that buffer was only freed by a full collection. Under load that was about 50 KB per document held outside the
+// and returns a view of it. The engine outlived V8's young-generation collections (measured; the native handle behind
+// it is the likely reason), so that buffer was only freed by a full collection. Under load that was about 50 KB per document held outside the
 // heap, and V8 started a full collection for "external memory pressure" every 700 documents or so, whatever the heap
 // growth setting (measured: the service's array buffers climbing 7 → 63 MB between them). Here the engine lets go of
 // its buffer when the call returns: the result alone holds it, and it goes when the result does.
