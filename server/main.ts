@@ -16,12 +16,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Each document leaves tens of kilobytes outside the JavaScript heap for a while (the PDF read from Chromium's
-  // pipe, the PDF answered), which V8 counts against the room its last full collection left the heap. With V8's own
-  // growth factor (1.1 for a heap that allocates as slowly as this one), that room ran out every 100-200 documents
-  // under load, and each full collection marked the whole heap again: 4.5-8 a thousand documents, 0.58-0.73 ms of Node
-  // CPU per document on V8's helper threads. Twice the kept heap before the next one: 1-1.7 a thousand documents,
-  // 0.30-0.34 ms (the service's resident memory measured no larger).
+  // V8 sets the heap's growing factor anew after each full collection. Under this service's load it sometimes
+  // settled at 1.1, and full collections then came every 100-200 documents, each marking the whole heap again: 4.5-8
+  // a thousand documents, 0.58-0.73 ms of Node CPU per document on V8's helper threads (in other starts it chose 2.2
+  // or 4.0, and full collections were rare: the cost was bimodal between starts). Twice the kept heap, always: 1-1.7 a thousand
+  // documents, 0.30-0.34 ms (the service's resident memory measured no larger).
   if (config.heapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   const logger = createLogger(config.logLevel);
   const started = Date.now();
