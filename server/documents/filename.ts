@@ -14,6 +14,9 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** `text` cut after its last whole character (grapheme cluster) that keeps it within `maxBytes` of UTF-8 and
  * `maxCharacters` characters. */
 export function cutWhole(text: string, maxBytes: number, maxCharacters = Number.POSITIVE_INFINITY): string {
+  // A text within both bounds stays whole, without segmenting it (its characters are at most its UTF-16 units): every
+  // document's short number took the segmenter's 10-20 µs.
+  if (text.length <= maxCharacters && Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
   let out = '';
   let bytes = 0;
   let count = 0;

@@ -180,6 +180,9 @@ export function parseForm({ text, arrayLimit }: { text: string; arrayLimit: numb
 /** A form key or value whose percent escapes are not UTF-8 (`%FF`): refused as a body of such bytes is. */
 export class FormNotUtf8Error extends Error {}
 
+/** A `%` not followed by two hex digits. */
+const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+
 /**
  * A form key or value as its text: `+` a space and percent escapes read as UTF-8. Escapes of bytes that are not UTF-8
  * (`from=A%FF`, which qs alone keeps as the text "A%FF") are refused; a `%` not followed by two hex digits stays as
@@ -188,11 +191,16 @@ export class FormNotUtf8Error extends Error {}
 function formText(encoded: string): string {
   const text = encoded.replace(/\+/g, ' ');
   if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    // A stray `%`, or escapes of bytes that are not UTF-8: the escapes read as bytes, the rest as it is.
+  // A stray `%` (the published VAT example sends `fields[tax]=%`) would make decodeURIComponent throw, and a thrown
+  // error records a stack trace: such text goes to the byte reading below at once.
+  if (!STRAY_PERCENT.test(text)) {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      // Escapes of bytes that are not UTF-8: read as bytes below, and refused there.
+    }
   }
+  // The escapes read as bytes, the rest (a stray `%` among it) as it is.
   const parts: Buffer[] = [];
   let plain = 0;
   for (let at = text.indexOf('%'); at >= 0; at = text.indexOf('%', at + 1)) {

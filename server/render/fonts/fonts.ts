@@ -85,6 +85,9 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
   const orderFor = fallbackOrders(families);
   const inline = faceInliner();
   const quote = (name: string): string => `'${name.replace(/'/g, "\\'")}'`;
+  // The faces of each ASCII character, by fallback order: found once, then read by every document (a few orders in
+  // all: the Han variants, each led by a theme's family).
+  const asciiByOrder = new Map<string, (Face[] | undefined)[]>();
   return {
     // Those that draw every letter of a Western European text (Noto Sans, DejaVu Sans, Arimo: not the CJK families,
     // whose Latin is an afterthought, nor the math and symbol ones).
@@ -98,7 +101,9 @@ export function loadFonts(configFile: string, resolvePackage: (name: string) => 
     forText(text: string, only?: { use: string; text: string }, lead?: string): PageFonts {
       const order = ledBy(orderFor(hanVariant(text)), lead === undefined ? -1 : names.indexOf(lead));
       const own = only && { families: families.flatMap((entry, family) => (entry.only === only.use ? [family] : [])), text: only.text };
-      const chosen = chooseFaces(text, order, inFamily, own);
+      let ascii = asciiByOrder.get(order.key);
+      if (!ascii) asciiByOrder.set(order.key, (ascii = new Array<Face[] | undefined>(128)));
+      const chosen = chooseFaces(text, order, inFamily, ascii, own);
       const list = [...chosen].sort((a, b) => faces.indexOf(a) - faces.indexOf(b));
       return {
         faces: list.map((face) => ({ id: face.id, css: inline(face) })),
@@ -116,7 +121,13 @@ type FacesIn = (family: number, cp: number) => Face[];
  * that draws it; for a joining character, those joiner chooses; and the faces of `own` (the families that are never
  * a fallback) for the text set in them.
  */
-function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { families: number[]; text: string }): Set<Face> {
+function chooseFaces(
+  text: string,
+  order: Order,
+  inFamily: FacesIn,
+  asciiFound: (Face[] | undefined)[],
+  own?: { families: number[]; text: string },
+): Set<Face> {
   const chosen = new Set<Face>(lookup(0x41, order, inFamily));
   if (own) {
     for (const ch of new Set(own.text))
@@ -125,15 +136,20 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
   const join = joiner(order, askedOnce(inFamily), (faces) => faces.forEach((f) => chosen.add(f)));
   let previous: number | undefined;
   let base: number | undefined;
-  // Each distinct code point is looked up once per document.
+  // Each distinct code point is looked up once per document; ASCII (most of any long table, never joining) once per
+  // order (`asciiFound`, this order's), its faces added at its first use in this text (`asciiSeen`).
   const firstOf = new Map<number, Face[]>();
-  // ASCII, most of any long table, answered from an array before the regex and the map (never joining).
-  const asciiFound: (Face[] | undefined)[] = new Array<Face[] | undefined>(128);
+  const asciiSeen = new Uint8Array(128);
   // By UTF-16 unit, not by iterator: a long document's text is mostly ASCII, answered without making a string.
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    const ascii = unit < 128 ? asciiFound[unit] : undefined;
-    if (ascii) {
+    if (unit < 128) {
+      let ascii = asciiFound[unit];
+      if (ascii === undefined) asciiFound[unit] = ascii = lookup(unit, order, inFamily);
+      if (asciiSeen[unit] === 0) {
+        asciiSeen[unit] = 1;
+        for (const f of ascii) chosen.add(f);
+      }
       previous = ascii[0]?.family;
       base = unit;
       continue;
@@ -149,7 +165,6 @@ function chooseFaces(text: string, order: Order, inFamily: FacesIn, own?: { fami
     if (!found) {
       found = lookup(cp, order, inFamily);
       firstOf.set(cp, found);
-      if (cp < 128) asciiFound[cp] = found;
       for (const f of found) chosen.add(f);
     }
     previous = found[0]?.family;

@@ -55,16 +55,35 @@ describe('document file names', function () {
 
   it('cutWhole never splits a character and keeps as much as fits', function () {
     fc.assert(
-      fc.property(hostileText, fc.integer({ min: 0, max: 300 }), (text, bytes) => {
-        const cut = cutWhole(text, bytes);
+      fc.property(hostileText, fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 90 }), (text, bytes, characters) => {
+        const cut = cutWhole(text, bytes, characters);
         expect(Buffer.byteLength(cut)).to.be.at.most(bytes);
         const all = graphemes(text);
         const kept = graphemes(cut).length;
+        expect(kept).to.be.at.most(characters);
         expect(all.slice(0, kept).join('')).to.equal(cut);
-        if (kept < all.length) expect(Buffer.byteLength(cut + all[kept]!)).to.be.above(bytes);
+        if (kept < all.length && kept < characters) expect(Buffer.byteLength(cut + all[kept]!)).to.be.above(bytes);
       }),
       { seed: 41, numRuns: 2000 },
     );
+  });
+
+  it('cutWhole leaves a text within its bounds whole without segmenting it (a document number, every request)', function () {
+    const segment = Intl.Segmenter.prototype.segment;
+    let segmented = 0;
+    Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, text: string) {
+      segmented++;
+      return segment.call(this, text);
+    };
+    try {
+      expect(pdfFilename({ type: 'invoice', number: 'INV-2026/0042' })).to.equal('invoice-INV-2026_0042.pdf');
+      expect(segmented).to.equal(0);
+      // A number over 80 characters is still cut, at a whole character.
+      expect(pdfFilename({ type: 'invoice', number: 'é'.repeat(81) })).to.equal(`invoice-${'é'.repeat(80)}.pdf`);
+      expect(segmented).to.equal(1);
+    } finally {
+      Intl.Segmenter.prototype.segment = segment;
+    }
   });
 
   it('names in one archive: unique after NFC and case, each within 255 bytes, even with a suffix on a full name', function () {

@@ -89,6 +89,27 @@ describe('parse-body', function () {
     }
   });
 
+  it('reads a stray % without an error thrown and caught (the published VAT example sends `fields[tax]=%`)', function () {
+    // A thrown error records a stack trace: the example's form paid one per request before the stray % was looked for.
+    const real = globalThis.decodeURIComponent;
+    let thrown = 0;
+    globalThis.decodeURIComponent = (text: string) => {
+      try {
+        return real(text);
+      } catch (err) {
+        thrown++;
+        throw err;
+      }
+    };
+    try {
+      const body = parseBody('form', Buffer.from('fields[tax]=%&from=50%+off+Caf%C3%A9&to=100%25'), LIMITS);
+      expect(body).to.deep.equal({ fields: { tax: '%' }, from: '50% off Café', to: '100%' });
+    } finally {
+      globalThis.decodeURIComponent = real;
+    }
+    expect(thrown).to.equal(0);
+  });
+
   it('says what is wrong with the body without naming a header', function () {
     const messageOf = (raw: string) => {
       try {

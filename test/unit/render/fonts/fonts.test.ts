@@ -33,6 +33,29 @@ describe('fonts for a text', function () {
     ),
   ];
 
+  it('answers a text as a fresh loader would, whatever texts came before (ASCII faces are found once per order)', function () {
+    const cases: [string, string | undefined][] = [
+      ['Invoice 42', undefined],
+      ['Invoice 42', 'Arimo'],
+      ['漢字 Invoice 42', undefined],
+      ['Invoice 42', 'DejaVu Sans'],
+      ['Ελληνικά 42, Invoice', 'Arimo'],
+      ['Invoice 42', undefined],
+    ];
+    const answer = (set: FontSet, [text, lead]: [string, string | undefined]) => {
+      const { faces, stack } = set.forText(text, undefined, lead);
+      return { faces: faces.map((f) => f.id), stack };
+    };
+    const seen = new Set<string>();
+    for (const c of cases) {
+      const fresh = answer(loadFonts(path.join(ROOT, 'themes', 'fonts.json'), resolvePackage), c);
+      expect(answer(fonts, c), c.join(' / ')).to.deep.equal(fresh);
+      seen.add(fresh.faces.join());
+    }
+    // The leads change the faces: the cases would tell an order's ASCII faces given to another.
+    expect(seen.size).to.be.at.least(3);
+  });
+
   it('keeps a Latin invoice to the basic Latin subset in two weights, whatever its amounts and punctuation', function () {
     expect(files('')).to.deep.equal(LATIN);
     expect(files('Invoice 42')).to.deep.equal(LATIN);
