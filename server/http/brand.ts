@@ -29,9 +29,9 @@ function parse(text: string): Brand | undefined {
 const PARSED_KEPT = 32;
 
 /** After the API key: the account's brand on res.locals.brand, and its language when the request names none. The
- * store keeps each brand's text for a second (keys/cached-brands.ts) and hands the same string meanwhile: its parse is
- * kept with it, so that a brand with a logo of megabytes is not parsed again for each document. Nothing changes a
- * brand it is given (documents/brand.ts underBrand copies the request). */
+ * store keeps each brand's text while its stamp stays (keys/cached-brands.ts) and hands the same string meanwhile:
+ * its parse is kept with it, so that a brand with a logo of megabytes is not parsed again for each document. Nothing
+ * changes a brand it is given (documents/brand.ts underBrand copies the request). */
 export function accountBrand(keys: KeyStore, pipeline: DocumentPipeline): RequestHandler {
   const parsed = new Map<string, { text: string; brand: Brand | undefined }>();
   const brandOf = async (account: string): Promise<Brand | undefined> => {

@@ -101,6 +101,25 @@ export interface BrandStore {
   putBrand(account: string, brand: string | undefined): Promise<void>;
 }
 
+/** An account's brand as a backend holds it: its text, and a stamp every write changes (a new random one; '' for a
+ * brand written before stamps were kept, which only its next write stamps). */
+export interface StampedBrand {
+  text: string;
+  stamp: string;
+}
+
+/** What SQLite and Redis keep of brands; cached-brands.ts makes the BrandStore of it. An account's stamp is a few
+ * bytes to read where its brand may be megabytes (a logo), so a document reads the stamp and the brand only when the
+ * stamp is not the one it holds: a change made through any instance is seen by every other at once. */
+export interface BrandBackend {
+  /** The account's brand's stamp, or undefined when it has none. */
+  brandStamp(account: string): Promise<string | undefined>;
+  /** The account's brand and its stamp, read together, or undefined when it has none. */
+  stampedBrand(account: string): Promise<StampedBrand | undefined>;
+  /** Replaces the account's brand, with a new stamp (undefined: removes both). */
+  putBrand(account: string, brand: string | undefined): Promise<void>;
+}
+
 /** Whether the store answers, and its end. */
 export interface StoreHealth {
   /** Whether the store answers (SQLite: its file is still the one opened; Redis: connected), for readiness. */

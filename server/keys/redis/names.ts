@@ -15,4 +15,5 @@ export const k = {
   flash: (id: string) => `${NS}flash:${id}`,
   attempts: (key: string) => `${NS}attempts:${key}`,
   brand: (account: string) => `${NS}brand:${account}`,
+  brandStamp: (account: string) => `${NS}brand-stamp:${account}`,
 };

@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS health_probe (
 CREATE TABLE IF NOT EXISTS brands (
   account TEXT PRIMARY KEY,
   brand TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  stamp TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS flash (
   id TEXT PRIMARY KEY,
@@ -74,18 +75,28 @@ CREATE TABLE IF NOT EXISTS flash (
 );
 `;
 
+/** Adds `column` (its SQL after the name) to `table` when the table is there without it. Several processes may open
+ * the file at once: a column another one just added is fine. True when this call added it. */
+function addColumn(db: Database.Database, table: string, column: string, definition: string): boolean {
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[];
+  if (columns.length === 0 || columns.some((c) => c.name === column)) return false;
+  try {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    return true;
+  } catch (err) {
+    if (!/duplicate column/i.test((err as Error).message)) throw err;
+    return false;
+  }
+}
+
 /**
  * Brings a file of an earlier version up to SCHEMA; run before it. Attempts gained their own expiry when limits of
  * different windows came to share the table (sign-ins: a minute, sign-ups: an hour): the rows already there were
- * all of one-minute windows. Several processes may open the file at once: a column another one just added is fine.
+ * all of one-minute windows. Brands gained the stamp of their last write (brands.ts): one written before has '' until
+ * its next write.
  */
 export function migrate(db: Database.Database): void {
-  const columns = db.prepare("SELECT name FROM pragma_table_info('attempts')").all() as { name: string }[];
-  if (columns.length === 0 || columns.some((c) => c.name === 'expires_at')) return;
-  try {
-    db.exec('ALTER TABLE attempts ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0');
-  } catch (err) {
-    if (!/duplicate column/i.test((err as Error).message)) throw err;
-  }
-  db.exec('UPDATE attempts SET expires_at = at + 60000 WHERE expires_at = 0');
+  if (addColumn(db, 'attempts', 'expires_at', 'INTEGER NOT NULL DEFAULT 0'))
+    db.exec('UPDATE attempts SET expires_at = at + 60000 WHERE expires_at = 0');
+  addColumn(db, 'brands', 'stamp', "TEXT NOT NULL DEFAULT ''");
 }
