@@ -12,9 +12,10 @@ export class RedisBrands implements BrandBackend {
   constructor(private readonly redis: Redis) {}
 
   async brandStamp(account: string): Promise<string | undefined> {
-    // One round trip: the stamp, and whether there is a brand at all (for one written before stamps).
+    // One round trip: the stamp, and whether there is a brand at all (for one written before stamps). Not atomic, and
+    // need not be: a write between the two makes the brand be read whole, with its own stamp.
     const [[stampErr, stamp], [existsErr, exists]] = (await this.redis
-      .multi()
+      .pipeline()
       .get(k.brandStamp(account))
       .exists(k.brand(account))
       .exec())! as [[Error | null, string | null], [Error | null, number]];
