@@ -23,6 +23,7 @@ import {
 import { checkConformanceLevel, readFacturXPdf, type FacturXPdf } from './einvoice/received/facturx-pdf';
 import { retarget, type Target } from './einvoice/received/retarget';
 import { PROFILES } from './einvoice/profiles';
+import { carriageProblems } from './einvoice/profile-terms';
 import type { RulesPool } from './einvoice/rules/rules-pool';
 import { readUbl } from './einvoice/ubl/read';
 import { writeCdar } from './einvoice/cdar/build';
@@ -152,6 +153,18 @@ function refuseWhatCiiCannotCarry(invoice: EInvoice, xsd: string): void {
   ]);
 }
 
+/**
+ * The terms an invoice converted to the Factur-X profile the query names (`?profile=minimum`, `basic_wl`, `basic`) holds
+ * and that profile has no place for (profile-terms.ts), refused naming the query's field, as a JSON request's are
+ * naming its own: written anyway, the output failed the profile's XSD (a 500).
+ */
+function refuseWhatTheProfileCannotCarry(invoice: EInvoice, target: Target): void {
+  if (target === 'ubl') return; // The profiles that lack terms are made in CII only (retarget.ts refuses them in UBL).
+  const problems = carriageProblems(invoice, PROFILES[invoice.profile].facturX?.level ?? invoice.profile);
+  if (problems.length === 0) return;
+  throw errors.validation(problems.map((p) => ({ field: 'profile', message: `profile ${invoice.profile}: the invoice's ${p.message}` })));
+}
+
 /** Seconds to retry after when every rule checker and queue place is taken: a check takes a fraction of a second to seconds. */
 const BUSY_RETRY_SECONDS = 2;
 
@@ -185,6 +198,7 @@ export class ReceivedPipeline {
     const doc = await this.check(body, opts.signal);
     if (!doc.report.valid) throw errors.invalidEInvoice(doc.report.errors.length, doc.report);
     const invoice = await inTurn(() => retarget(this.read(doc), target, opts.profile));
+    if (opts.profile) refuseWhatTheProfileCannotCarry(invoice, target);
     const filename = pdfFilename({
       type: CREDIT_NOTE_TYPE_CODES.has(invoice.typeCode) ? 'credit_note' : 'invoice',
       number: invoice.number,
@@ -194,7 +208,7 @@ export class ReceivedPipeline {
       await checked(this.xsd, ubl.xml, ubl.root);
       // Every output is checked, not only one written to another specification: a term the other syntax cannot carry
       // (XRechnung's third-party payments, BT-DEX-002) must not make an invalid invoice look converted.
-      await this.outputMustPass(ubl.xml, target, opts.signal);
+      await this.outputMustPass(ubl.xml, target, opts.profile, opts.signal);
       return { xml: ubl.xml, root: ubl.root, filename };
     }
     // The XSD /validate will check the output against (check.ts's table): a Factur-X profile's, D22B, or D16B.
@@ -208,7 +222,7 @@ export class ReceivedPipeline {
     refuseWhatCiiCannotCarry(invoice, xsd);
     const xml = await writeCii(invoice);
     await checked(this.xsd, xml, xsd);
-    await this.outputMustPass(xml, target, opts.signal);
+    await this.outputMustPass(xml, target, opts.profile, opts.signal);
     if (target === 'cii') return { xml, root: 'CrossIndustryInvoice', filename };
     // Printed unsigned: the Factur-X rewrite comes first, the signature last.
     const shown = await this.pipeline.renderReceived(invoice, checkLine(doc.report), opts.locale, {
@@ -273,8 +287,18 @@ export class ReceivedPipeline {
   /** Every output is checked against the rules of its own specification: an invoice that lacks what another
    * specification asks (XRechnung's buyer reference …), or a term the other syntax has no place for, is refused with
    * the output's report, never sent. */
-  private async outputMustPass(xml: string, target: Target, signal?: AbortSignal): Promise<void> {
+  private async outputMustPass(xml: string, target: Target, asked: Profile | undefined, signal?: AbortSignal): Promise<void> {
     const { report } = await checkReceived(xml, { xsd: this.xsd, rules: this.rules, fromFacturXPdf: target === 'factur-x', signal });
     if (!report.valid) throw errors.invalidConversion(report.errors.length, report);
+    // A French profile asked and an output France's rules do not recognise as theirs (no billing framework in BT-23, no
+    // address in scheme 0225): its rules never ran on it, and it is not what was asked.
+    if (asked && PROFILES[asked].france && !report.french) {
+      throw errors.validation([
+        {
+          field: 'profile',
+          message: `profile ${asked}: the invoice is not a French e-invoice: it states no billing framework of France's reform in BT-23 (B1, S1, M1 …) and no electronic address in scheme 0225, which the received XML does not hold; issue it with POST /ubl or /cii and e_invoice.profile ${asked}`,
+        },
+      ]);
+    }
   }
 }

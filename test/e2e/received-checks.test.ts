@@ -1,13 +1,17 @@
 // Received e-invoices that break rules, and bodies that are not e-invoices at all, over HTTP: a broken invoice is a 200
-// report naming exactly the rule it breaks (and a 422 with that report when asked to be converted); a Factur-X made by
+// report naming exactly the rule it breaks (and a 422 with that report when asked to be converted); converted to a
+// profile that cannot carry its terms, or to a French profile it would not meet, a 400 naming them; a Factur-X made by
 // this service is read back; XXE, entity expansion, a deep or oversized body and an XML that is no invoice are each
 // refused fast, with the code that says why, never a file or network read.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { XRECHNUNG_REQUEST } from '../helpers/e-invoice-request';
 import { post, sharedService, type TestService } from '../helpers/service';
 import { postReceived, readExample, type Report } from '../helpers/received';
+import { STANDARDS_DIR } from '../helpers/schematron';
 import { longInvoice } from '../helpers/received-invoices';
 
 const example = readExample;
@@ -112,6 +116,52 @@ describe('received e-invoices that break rules', function () {
       expect(body.code).to.equal('invalid_e_invoice');
       expect(fatalRules(body.report)).to.deep.equal(['BR-CO-16']);
     }
+  });
+
+  it('converted to a profile that cannot carry its terms (?profile=minimum, basic_wl, basic): 400 naming them, not a 500', async function () {
+    // The Peppol example states payment terms (BT-20), a BIC (BT-86), line units (BT-130), order line references …
+    const peppol = example('peppol-bis-3/base-example.xml');
+    for (const [route, terms] of [
+      ['/cii?profile=minimum', ['BT-20', 'BT-29']],
+      ['/factur-x?profile=minimum', ['BT-20']],
+      ['/factur-x?profile=basic_wl', ['BT-86', 'BT-130']],
+      ['/cii?profile=basic', ['BT-86', 'BT-132']],
+    ] as const) {
+      const res = await postReceived(service, peppol, route);
+      const body = (await res.json()) as { code: string; details: { field: string; message: string }[] };
+      expect(res.status, `${route}: ${JSON.stringify(body).slice(0, 300)}`).to.equal(400);
+      expect(body.code).to.equal('validation_failed');
+      expect(new Set(body.details.map((d) => d.field)), route).to.deep.equal(new Set(['profile']));
+      for (const term of terms) expect(body.details.map((d) => d.message).join(' '), route).to.include(`(${term})`);
+      expect(body.details[0]!.message).to.match(/^profile \w+: the invoice's .* is not carried by the Factur-X [A-Z ]+ profile; use /);
+    }
+  });
+
+  it('converted to a French profile: 400 when the output would not be French, the French example converted', async function () {
+    for (const route of ['/cii?profile=fr', '/ubl?profile=fr', '/factur-x?profile=fr']) {
+      const res = await postReceived(service, CII, route);
+      const body = (await res.json()) as { code: string; details: { field: string; message: string }[] };
+      expect(res.status, `${route}: ${JSON.stringify(body).slice(0, 300)}`).to.equal(400);
+      expect(body.details).to.have.length(1);
+      expect(body.details[0]!.field).to.equal('profile');
+      expect(body.details[0]!.message).to.match(
+        /^profile fr: the invoice is not a French e-invoice: .*BT-23.*scheme 0225/,
+      );
+    }
+    // EXTENDED-CTC-FR names France's reform in BT-24 itself: the output is French, its rules run, and it breaks them.
+    const ctc = await postReceived(service, CII, '/factur-x?profile=extended_ctc_fr');
+    const refused = (await ctc.json()) as { code: string; report: Report };
+    expect(ctc.status).to.equal(422);
+    expect(refused.report.french).to.equal(true);
+    expect(fatalRules(refused.report).some((id) => id.startsWith('BR-FR-'))).to.equal(true);
+    // Factur-X's own French example is one: converted to CII as fr, and the output checked by France's rules.
+    const french = fs.readFileSync(path.join(STANDARDS_DIR, 'factur-x', 'example-en16931.xml'), 'utf8');
+    const converted = await postReceived(service, french, '/cii?profile=fr');
+    expect(converted.status).to.equal(200);
+    const r = await report(service, await converted.text());
+    expect(r.valid).to.equal(true);
+    expect(r.french).to.equal(true);
+    expect(r.rule_sets.map((s) => s.name).join(' | ')).to.match(/BR-FR/);
   });
 
   it('counts every call as one document of the quota: a report, a PDF shown, a conversion, a 422 none', async function () {

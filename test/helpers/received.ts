@@ -32,6 +32,7 @@ export interface Report {
   document_type: 'invoice' | 'credit_note';
   specification: string;
   profile: string | null;
+  french: boolean;
   rule_sets: { name: string; version: string; fatal: number; warnings: number }[];
   errors: Finding[];
   warnings: Finding[];
