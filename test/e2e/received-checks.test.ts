@@ -144,9 +144,7 @@ describe('received e-invoices that break rules', function () {
       expect(res.status, `${route}: ${JSON.stringify(body).slice(0, 300)}`).to.equal(400);
       expect(body.details).to.have.length(1);
       expect(body.details[0]!.field).to.equal('profile');
-      expect(body.details[0]!.message).to.match(
-        /^profile fr: the invoice is not a French e-invoice: .*BT-23.*scheme 0225/,
-      );
+      expect(body.details[0]!.message).to.match(/^profile fr: the invoice is not a French e-invoice: .*BT-23.*scheme 0225/);
     }
     // EXTENDED-CTC-FR names France's reform in BT-24 itself: the output is French, its rules run, and it breaks them.
     const ctc = await postReceived(service, CII, '/factur-x?profile=extended_ctc_fr');
