@@ -324,6 +324,24 @@ describe('bodies that are not e-invoices, refused fast', function () {
     expect((await report(service, cases[1]![1])).valid).to.equal(true);
   });
 
+  it('more than 10,000 CDATA sections, or comments, are 400 malformed_xml at once; 10,000 are read and checked', async function () {
+    // SaxonJS reads CDATA sections in time growing with the square of their number: 100,000 held every check 43 s.
+    const peppol = example('peppol-bis-3/base-example.xml');
+    const withId = (inside: string) => peppol.replace('<cbc:ID>Snippet1</cbc:ID>', `<cbc:ID>${inside}</cbc:ID>`);
+    for (const [unit, what] of [
+      ['<![CDATA[a]]>', 'CDATA sections'],
+      ['a<!---->', 'comments and processing instructions'],
+    ] as const) {
+      const refused = await postReceived(service, withId(unit.repeat(100_000)), '/validate');
+      const body = (await refused.json()) as { code: string; message: string };
+      expect(refused.status, what).to.equal(400);
+      expect(body.code).to.equal('malformed_xml');
+      expect(body.message).to.include(`more than 10000 ${what}`);
+    }
+    const read = await report(service, withId('<![CDATA[a]]>'.repeat(10_000)));
+    expect(read.valid, JSON.stringify(read.errors.slice(0, 2))).to.equal(true);
+  });
+
   it('an oversized body is 413 before it is read; JSON on /validate is 415; a PDF without an invoice inside is 415', async function () {
     const huge = Buffer.alloc(40 * 1024 * 1024, 0x20);
     const big = await postReceived(service, huge, '/validate').catch(() => undefined);

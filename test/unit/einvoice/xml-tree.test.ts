@@ -65,4 +65,25 @@ describe('parseXmlYielding (received XML read in slices)', function () {
     const each = Array.from({ length: 3000 }, (_, i) => `<c xmlns="urn:cbc" xmlns:x="urn:x">${i}</c>`).join('');
     expect(refusal(`<a xmlns="urn:inv">${each}</a>`)).to.equal('read');
   });
+
+  it('refuses more than 10,000 CDATA sections, or 10,000 comments and processing instructions, wherever they are', function () {
+    const refusal = (xml: string): string => {
+      try {
+        parseXml(xml);
+      } catch (err) {
+        return `${(err as DomainError).code}: ${(err as DomainError).message}`;
+      }
+      return 'read';
+    };
+    const cdata = (n: number) => '<![CDATA[a<b]]>'.repeat(n);
+    expect(refusal(`<a><b>${cdata(5000)}</b><c>${cdata(5000)}</c></a>`)).to.equal('read');
+    expect(refusal(`<a><b>${cdata(5000)}</b><c>${cdata(5001)}</c></a>`)).to.match(/^malformed_xml: .*more than 10000 CDATA sections/);
+    // What the sections hold is read as text, as before.
+    expect(parseXml(`<a>x${cdata(2)}y</a>`).text).to.equal('xa<ba<by');
+    const notes = (n: number) => 'a<!-- note -->'.repeat(n);
+    expect(refusal(`<?xml version="1.0"?><!-- head --><a>${notes(9998)}<?pi x?></a>`)).to.equal('read');
+    expect(refusal(`<?xml version="1.0"?><!-- head --><a>${notes(9998)}<?pi x?><?pi y?></a>`)).to.match(
+      /^malformed_xml: .*more than 10000 comments and processing instructions/,
+    );
+  });
 });
