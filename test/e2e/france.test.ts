@@ -535,6 +535,12 @@ describe('France: POST /status answers the CDAR lifecycle status message', funct
     ['an amount for a refusal', { invoice: frenchUbl(goods), status: 'refused', reason: 'DOUBLON', amount: 10 }, 'amount'],
     ['an amount of 3 decimals', { invoice: frenchUbl(goods), status: 'paid', amount: 10.125 }, 'amount'],
     ['a negative amount', { invoice: frenchUbl(goods), status: 'paid', amount: -5 }, 'amount'],
+    // Exponents: too large for a double (infinite, which JSON Schema bounds do not check), and below a cent.
+    ['an amount of "1e400"', { invoice: frenchUbl(goods), status: 'paid', amount: '1e400' }, 'amount'],
+    ['an amount of "1e-30"', { invoice: frenchUbl(goods), status: 'paid', amount: '1e-30' }, 'amount'],
+    ['an amount of 1e-7', { invoice: frenchUbl(goods), status: 'paid', amount: 1e-7 }, 'amount'],
+    ['a vat_rate of "1e400"', { invoice: frenchUbl(goods), status: 'paid', vat_rate: '1e400' }, 'vat_rate'],
+    ['a vat_rate of "1e-30"', { invoice: frenchUbl(goods), status: 'paid', vat_rate: '1e-30' }, 'vat_rate'],
     ['an id with a space', { invoice: frenchUbl(goods), status: 'received', id: 'a b' }, 'id'],
     ['no invoice', { status: 'received' }, 'invoice'],
   ];
@@ -558,7 +564,9 @@ describe('France: POST /status answers the CDAR lifecycle status message', funct
       seed: 41,
     });
     for (const [field, value] of samples) {
-      const res = await post(service, { ...base, [field]: value }, { path: '/status' });
+      // The amount and its rate are a payment's: sent with the status paid, where they are read.
+      const under = field === 'amount' || field === 'vat_rate' ? { invoice: base.invoice, status: 'paid' } : base;
+      const res = await post(service, { ...under, [field]: value }, { path: '/status' });
       seen[res.status] = (seen[res.status] ?? 0) + 1;
       expect(res.status, `${field} = ${JSON.stringify(value)?.slice(0, 120)}`).to.be.below(500);
       if (res.status === 400) {

@@ -5,6 +5,7 @@
 // invoice's terms under `invoice`), so that build.ts's own guard is never what a client meets. No XML, no HTTP.
 import { randomUUID } from 'node:crypto';
 import { errors, type FieldProblem } from '../../errors';
+import { Decimal } from '../../money/decimal';
 import { sirenOf } from '../france';
 import type { EInvoice, Party } from '../model';
 import { REASON_CODES, type LifecycleStatus, type StatusInput, type StatusParty } from './build';
@@ -20,8 +21,8 @@ export interface StatusRequest {
   id?: string;
 }
 
-/** Decimals of a number as sent (0.1 + 0.2 sent as 0.30000000000000004 has 17). */
-const decimals = (n: number): number => (String(n).split('.')[1] ?? '').replace(/e.*$/, '').length;
+/** Decimals of a number as sent, written out in full (0.1 + 0.2 sent as 0.30000000000000004 has 17; 1e-7 has 7). */
+const decimals = (n: number): number => new Decimal(n).decimalPlaces();
 
 function statusParty(party: Party): StatusParty {
   return { name: party.name, siren: sirenOf(party), endpoint: party.endpoint };
@@ -68,10 +69,15 @@ function amountOf(request: StatusRequest, invoice: EInvoice, out: FieldProblem[]
     }
     return undefined;
   }
-  if (request.amount !== undefined && decimals(request.amount) > 2) {
+  // The schema's bounds: a number too large for a double ("1e400") is infinite, on which JSON Schema checks none.
+  if (request.amount !== undefined && !Number.isFinite(request.amount)) {
+    out.push({ field: 'amount', message: 'amount must be a number above 0 and at most 999999999999' });
+  } else if (request.amount !== undefined && decimals(request.amount) > 2) {
     out.push({ field: 'amount', message: 'amount has at most 2 decimals (an amount in the invoice currency)' });
   }
-  if (request.vat_rate !== undefined && decimals(request.vat_rate) > 2) {
+  if (request.vat_rate !== undefined && !Number.isFinite(request.vat_rate)) {
+    out.push({ field: 'vat_rate', message: 'vat_rate must be a number from 0 to 100' });
+  } else if (request.vat_rate !== undefined && decimals(request.vat_rate) > 2) {
     out.push({ field: 'vat_rate', message: 'vat_rate has at most 2 decimals' });
   }
   const rates = [...new Set(invoice.vatBreakdown.flatMap((b) => (b.category.rate === undefined ? [] : [b.category.rate.toString()])))];
