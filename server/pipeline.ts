@@ -138,7 +138,7 @@ export class DocumentPipeline {
     });
     if (brand.logo === undefined) return brand;
     const logo = await this.logos.get(brand.logo, this.logoOptions());
-    if (!logo.ok) throw errors.validation([{ field: 'logo', message: `logo cannot be used: ${logo.reason}` }]);
+    if (!logo.ok) throw errors.validation([{ field: 'logo', message: `logo cannot be used: ${logo.reason}` }], 'brand');
     return { ...brand, logo: logo.dataUri };
   }
 

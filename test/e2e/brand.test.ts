@@ -233,6 +233,8 @@ for (const backend of ['SQLite', 'Redis'] as const) {
       expect(fields).to.deep.equal(['accent_color', 'font', 'text_color', 'theme']);
       const logo = await putBrand(service, ocean, { logo: 'file:///etc/passwd' });
       expect([logo.status, (logo.body.details as { field: string }[])[0]!.field]).to.deep.equal([400, 'logo']);
+      expect(logo.body.message, 'a brand, not a document').to.match(/^Invalid brand: logo cannot be used: /);
+      expect(bad.body.message).to.match(/^Invalid brand: /);
       expect(await getBrand(service, ocean)).to.include({ theme: 'modern' }); // a refused PUT changes nothing
       expect((await fetch(`${service.url}/brand`)).status).to.equal(401);
       expect((await fetch(`${service.url}/brand`, { method: 'DELETE', headers: { authorization: `Bearer ${ocean}` } })).status).to.equal(
