@@ -6,6 +6,9 @@
 // - Combining marks: a letter keeps at most MAX_MARKS nonspacing marks in a row ("Zalgo" text stacks thousands, which
 //   draw a column over the lines above). Real scripts stack fewer (Vietnamese 2, Thai and Arabic 2-3, pointed Hebrew
 //   up to 4, above and below the letter); themes/base.css clips what still rises above a text's own block.
+// - Mathematical letters and digits (U+1D400-1D7FF: 𝔘𝔫𝔦𝔠𝔬𝔡𝔢, 𝐁𝐨𝐥𝐝, what "fancy text" generators make of a name) print as
+//   the letters and digits they style (their compatibility form, NFKC): no shipped font draws them, and they printed
+//   as boxes.
 // Only the printed view uses this; e-invoices carry the text as sent. Must not know about documents.
 
 export const MAX_MARKS = 4;
@@ -14,6 +17,8 @@ export const MAX_MARKS = 4;
 const LINE_ENDS = /\r\n?|[\u2028\u2029\u000b\u000c\u0085]/g;
 const BLANK_RUNS = /\n(?:[^\S\n]*\n)+/g;
 const MARK_RUNS = new RegExp(`([\\p{Mn}\\p{Me}]{${MAX_MARKS}})[\\p{Mn}\\p{Me}]+`, 'gu');
+
+const MATH_ALPHANUMERICS = /[\u{1D400}-\u{1D7FF}]/gu;
 
 /** Text that no rule below changes: printable ASCII only (most cells of a long table: numbers, dates, references). */
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
@@ -27,5 +32,5 @@ export function printable(text: string): string {
       .replace(/^(?:[^\S\n]*\n)+/, '')
       .replace(/(?:\n[^\S\n]*)+$/, '');
   }
-  return out.replace(MARK_RUNS, '$1');
+  return out.replace(MARK_RUNS, '$1').replace(MATH_ALPHANUMERICS, (c) => c.normalize('NFKC'));
 }

@@ -120,4 +120,11 @@ describe('scripts: every major script has its font', function () {
     // The buyer's Arabic address runs right to left in its block, whose label stays where the block starts.
     expect(pdfText(pdf)).to.contain('1,250.00');
   });
+
+  it('mathematical letters ("fancy text": 𝔘𝔫𝔦𝔠𝔬𝔡𝔢, 𝐁𝐨𝐥𝐝) print as the letters they style, in every field, never as boxes', async function () {
+    const { pdf } = await render('𝐁𝐨𝐥𝐝 𝐖𝐢𝐝𝐠𝐞𝐭 𝟏𝟐', { from: '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𝔗𝔯𝔞𝔡𝔢𝔯𝔰', notes: '𝓣𝓱𝓪𝓷𝓴 𝔂𝓸𝓾' });
+    expect(notdefGlyphs(pdf), 'boxes').to.equal(0);
+    const text = pdfText(pdf);
+    for (const word of ['Bold Widget 12', 'Unicode Traders', 'Thank you']) expect(text).to.contain(word);
+  });
 });

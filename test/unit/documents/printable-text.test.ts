@@ -12,4 +12,13 @@ describe('printable text', function () {
     // Real text is untouched: Vietnamese, Thai, Devanagari conjuncts, Myanmar stacks.
     for (const text of ['Hóa đơn điện tử', 'ใบแจ้งหนี้ที่นี่', 'क्षत्रिय', 'ငွေတောင်းခံလွှာ']) expect(printable(text)).to.equal(text);
   });
+
+  it('prints mathematical letters and digits as the letters and digits they style (no shipped font draws them)', function () {
+    expect(printable('𝔘𝔫𝔦𝔠𝔬𝔡𝔢 Ltd')).to.equal('Unicode Ltd');
+    expect(printable('𝐁𝐨𝐥𝐝 𝟏𝟐𝟑 · 𝓢𝓬𝓻𝓲𝓹𝓽 · 𝕯𝖔𝖚𝖇𝖑𝖊 · 𝚖𝚘𝚗𝚘')).to.equal('Bold 123 · Script · Double · mono');
+    expect(printable('𝛼 + 𝛽')).to.equal('α + β');
+    // Over many calls (a global pattern keeps no state between texts), and beside other scripts, untouched.
+    for (let i = 0; i < 3; i++) expect(printable(`فاتورة 𝔄 ${i}`)).to.equal(`فاتورة A ${i}`);
+    expect(printable('ℌ𝔢𝔩𝔩𝔬')).to.equal('ℌello'); // U+210C is a letterlike symbol outside the block: kept, and drawn
+  });
 });
