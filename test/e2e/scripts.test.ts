@@ -30,6 +30,7 @@ const SCRIPTS: [script: string, line: string, font: RegExp][] = [
   ['Georgian', 'ანგარიში-ფაქტურა ჯამი', /^NotoSansGeorgian/],
   ['Armenian', 'Հաշիվ-ապրանքագիր ընդամենը', /^NotoSansArmenian/],
   ['Ethiopic', 'ደረሰኝ ጠቅላላ ድምር', /^NotoSansEthiopic/],
+  ['Mongolian', 'ᠨᠡᠬᠡᠮᠵᠢᠯᠡᠬᠦ ᠪᠢᠴᠢᠭ ᠳᠦᠩ', /^NotoSansMongolian/],
   ['Greek', 'Τιμολόγιο σύνολο', /^NotoSans-/],
   ['Cyrillic', 'Счёт-фактура итого', /^NotoSans-/],
   ['Vietnamese', 'Hóa đơn điện tử tổng cộng', /^NotoSans-/],

@@ -148,7 +148,7 @@ describe('fonts for a text', function () {
     const stack = (text: string): string[] => fonts.forText(text).stack.split(', ');
     const latin = stack('Invoice');
     expect(latin[0]).to.equal("'Noto Sans'");
-    expect(latin).to.have.length(27);
+    expect(latin).to.have.length(28);
     expect(latin.at(-1)).to.equal("'DejaVu Sans'");
     for (const text of ['Invoice', '統一發票', '請求書です', '청구서']) {
       expect(new Set(stack(text)).size, text).to.equal(latin.length);
