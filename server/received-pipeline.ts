@@ -156,7 +156,7 @@ function refuseWhatCiiCannotCarry(invoice: EInvoice, xsd: string): void {
 /**
  * The terms an invoice converted to the Factur-X profile the query names (`?profile=minimum`, `basic_wl`, `basic`) holds
  * and that profile has no place for (profile-terms.ts), refused naming the query's field, as a JSON request's are
- * naming its own: written anyway, the output failed the profile's XSD (a 500).
+ * naming its own: written anyway, the output failed the profile's XSD (an internal error).
  */
 function refuseWhatTheProfileCannotCarry(invoice: EInvoice, target: Target): void {
   if (target === 'ubl') return; // The profiles that lack terms are made in CII only (retarget.ts refuses them in UBL).
