@@ -115,9 +115,20 @@ export function statusOf(err: DomainError): number {
   return ERROR_CATALOGUE[err.code].status;
 }
 
+/** The challenge of an API key's 401 (RFC 9110 11.6.1 wants one on every 401; RFC 6750 3 names the Bearer scheme's
+ * error for a key that is unknown or revoked). The account pages' wrong_credentials is a form's, not a challenge's. */
+const CHALLENGES: Partial<Record<ErrorCode, string>> = {
+  missing_api_key: 'Bearer realm="api"',
+  invalid_api_key: 'Bearer realm="api", error="invalid_token"',
+  inactive_api_key: 'Bearer realm="api", error="invalid_token"',
+};
+
 export function toResponse(err: DomainError, requestId: string): ErrorResponse {
   const status = statusOf(err);
-  const headers: Record<string, string> = {};
+  // Every error is this request's answer only: never kept by a cache (docs/api.md), whatever route raised it.
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const challenge = CHALLENGES[err.code];
+  if (challenge) headers['WWW-Authenticate'] = challenge;
   if (err.facts.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.facts.retryAfterSeconds);
   if (err.facts.allow) headers.Allow = err.facts.allow.join(', ');
   Object.assign(headers, rateLimitHeaders(err.facts.quota));

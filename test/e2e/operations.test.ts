@@ -287,6 +287,33 @@ describe('caching', function () {
     expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 400, 401]);
     for (const r of answers) expect(r.headers.get('cache-control'), String(r.status)).to.equal('no-store');
   });
+
+  it('every error of every route says no-store, and an API key’s 401 names its challenge (Bearer)', async function () {
+    const service = await sharedService();
+    const { key } = await service.keys.createKey(`caching-${Date.now()}`, 'paid');
+    const errors = [
+      ['GET /brand, no key', await fetch(`${service.url}/brand`)],
+      ['GET /brand, unknown key', await fetch(`${service.url}/brand`, { headers: { authorization: 'Bearer sk_nope' } })],
+      [
+        'PUT /brand, a bad field',
+        await fetch(`${service.url}/brand`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{"theme":1}',
+        }),
+      ],
+      ['GET /nope', await fetch(`${service.url}/nope`)],
+      ['POST / without a key', await post(service, { from: 'M', to: 'N', items: [{ name: 'x' }] }, { key: null })],
+    ] as const;
+    expect(errors.map(([, r]) => r.status)).to.deep.equal([401, 401, 400, 404, 401]);
+    for (const [name, r] of errors) {
+      expect(r.headers.get('cache-control'), name).to.equal('no-store');
+      const challenge = r.headers.get('www-authenticate');
+      if (r.status === 401) expect(challenge, name).to.match(/^Bearer realm="api"/);
+      else expect(challenge, name).to.equal(null);
+    }
+    expect(errors[1][1].headers.get('www-authenticate')).to.equal('Bearer realm="api", error="invalid_token"');
+  });
 });
 
 describe('logs', function () {

@@ -124,7 +124,14 @@ describe('error catalogue', function () {
         type: status < 500 ? 'invalid_request' : 'api_error',
       });
       expect(body.error, code).to.equal(status === 401 ? (code === 'missing_api_key' ? 'invalid_request' : code) : 'What failed.');
-      expect(headers).to.deep.equal({ 'Retry-After': '7', Allow: 'POST' });
+      const challenge = code === 'missing_api_key' ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"';
+      expect(headers, code).to.deep.equal({
+        'Cache-Control': 'no-store',
+        'Retry-After': '7',
+        Allow: 'POST',
+        ...(/_api_key$/.test(code) ? { 'WWW-Authenticate': challenge } : {}),
+      });
+      if (status === 401 && !/_api_key$/.test(code)) expect(code, 'a 401 without a challenge is a form’s').to.equal('wrong_credentials');
     }
   });
 
