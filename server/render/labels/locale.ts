@@ -15,10 +15,13 @@ export interface Locale {
 
 export const DEFAULT_LOCALE: Locale = { language: 'en', tag: 'en-US' };
 
+/** The tag in its canonical form without its extensions: a client's `-u-nu-arab`, `-u-ca-islamic` or `-u-ca-buddhist`
+ * would change a document's digits or calendar (an invoice dated "26 joum. oul. 1448 AH"); its language, script,
+ * region and variants are kept. */
 function canonical(tag: string): string | undefined {
   try {
     const [c] = Intl.getCanonicalLocales(tag);
-    return c;
+    return c === undefined ? undefined : new Intl.Locale(c).baseName;
   } catch {
     return undefined;
   }

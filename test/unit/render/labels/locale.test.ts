@@ -22,6 +22,12 @@ describe('locale negotiation', function () {
     [['th-TH'], 'th', 'th-TH'],
     [['"><script>', ''], 'en', 'en-US'],
     [['zh-Hant-TW', 'de'], 'de', 'de-DE'],
+    // Extensions are left out: a header does not change a document's digits, calendar or anything else of its tag.
+    [['de-DE-u-nu-arab'], 'de', 'de-DE'],
+    [['fr-u-ca-islamic'], 'fr', 'fr-FR'],
+    [['en-US-u-ca-buddhist-nu-hanidec'], 'en', 'en-US'],
+    [['es-ES-x-private', 'en'], 'es', 'es-ES'],
+    [['de-CH-1996'], 'de', 'de-CH-1996'],
   ];
   for (const [preferences, language, tag] of cases) {
     it(`${JSON.stringify(preferences)} → ${tag}`, function () {
