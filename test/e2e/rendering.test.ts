@@ -183,6 +183,22 @@ describe('rendering (real Chromium)', function () {
     expect(flat).to.contain('Terms Net 30 days');
   });
 
+  it('long notes and terms start under the totals and run on to the next page, their heading never alone', async function () {
+    const lines = (what: string, n: number) => Array.from({ length: n }, (_, i) => `${what} line ${i + 1} of ${n}.`).join('\n');
+    const pdf = await pdfOf(service, { ...BASE, notes: lines('Note', 70), terms: lines('Term', 4) });
+    // Kept whole, the notes left the first page two-thirds blank and still ran over a second and third.
+    expect(pdfPageCount(pdf)).to.equal(2);
+    const [first, second] = wordBoxes(pdf);
+    const has = (page: typeof first, text: string) => page!.words.some((w) => w.text === text);
+    expect(has(first, 'Notes'), 'the heading on the first page').to.equal(true);
+    const firstLines = first!.words.filter((w) => w.text === 'Note').length;
+    expect(firstLines, 'the first page holds lines of the notes').to.be.at.least(3);
+    expect(second!.words.filter((w) => w.text === 'Note').length, 'and the second the rest').to.equal(70 - firstLines);
+    // A short block (terms, 4 lines) is kept with its heading.
+    const termsPage = has(first, 'Terms') ? first : second;
+    expect(termsPage!.words.filter((w) => w.text === 'Term').length).to.equal(4);
+  });
+
   it('prints HTML in any field as text, runs no script, and no request leaves the page', async function () {
     const before = service.pdf.stats().blockedRequests;
     const pdf = await pdfOf(service, {
