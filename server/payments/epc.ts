@@ -31,7 +31,10 @@ export const EPC_FIELDS = {
 export const EPC_MAX_BYTES = 331;
 const MAX = { name: 70, reference: 35, text: 140 };
 
-const noBreaks = (value: string) => !/[\r\n\t]/.test(value);
+/** One line a banking app shows as it is: no line break or other control character, and no invisible character that
+ * changes what is shown (zero-width spaces and joiners, bidirectional marks, embeddings and overrides: U+202E would
+ * show "Northwind Traders" as "Northwind srederT"). */
+const noBreaks = (value: string) => !/[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u.test(value);
 
 /** Every way `t` breaks the guidelines; empty when the payload can be made. */
 export function epcProblems(t: EpcTransfer): FieldProblem[] {

@@ -90,6 +90,13 @@ describe('EPC QR code (EPC069-12 version 002)', function () {
     expect(fields({ name: 'Acme\tGmbH' })).to.deep.equal(['e_invoice.payment_means.account_name']);
     expect(fields({ reference: 'INV\t7' })).to.deep.equal(['e_invoice.payment_means.payment_id']);
     expect(fields({ bic: 'COBADE' })).to.deep.equal(['e_invoice.payment_means.bic']);
+    // Invisible characters that change what a banking app shows: a bidi override, a zero-width space, a BOM, a NUL.
+    for (const name of ['Northwind \u202eTraders', 'North\u200bwind', 'North\ufeffwind', 'North\u0000wind', 'A\u2067B'])
+      expect(fields({ name }), JSON.stringify(name)).to.deep.equal(['e_invoice.payment_means.account_name']);
+    expect(fields({ reference: 'INV-7\u202e' })).to.deep.equal(['e_invoice.payment_means.payment_id']);
+    // Letters of any script, accents and emoji are what a name may hold.
+    for (const name of ['Müller & Söhne GmbH', 'Łódź Sp. z o.o.', 'Ελληνικά ΑΕ', 'Café ☕ Co'])
+      expect(fields({ name }), name).to.deep.equal([]);
   });
 
   it('stays within 331 bytes: the longest fields in multi-byte letters are refused, not cut', function () {
