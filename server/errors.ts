@@ -131,14 +131,15 @@ export const errors = {
   emptyBody(): DomainError {
     return new DomainError('empty_body', 'The request body is empty. Send the document details as JSON or as form fields.');
   },
-  notAnObject(): DomainError {
-    return new DomainError(
-      'validation_failed',
-      'The request body must be a JSON object with the document fields, e.g. {"from": "…", "to": "…", "items": […]}.',
-      {
-        details: [{ field: '(body)', message: 'the body must be a JSON object' }],
-      },
-    );
+  /** `subject`: what the body is (a document, a batch, a brand), for the sentence's example. */
+  notAnObject(subject: 'document' | 'brand' = 'document'): DomainError {
+    const example =
+      subject === 'brand'
+        ? 'a JSON object with the brand\'s fields, e.g. {"theme": "modern", "accent_color": "#0e7490"}'
+        : 'a JSON object with the document fields, e.g. {"from": "…", "to": "…", "items": […]}';
+    return new DomainError('validation_failed', `The request body must be ${example}.`, {
+      details: [{ field: '(body)', message: 'the body must be a JSON object' }],
+    });
   },
   /** A body in a format the service reads (XML, PDF) that is not an e-invoice it knows (a UBL Order, an XHTML page,
    * a PDF without an invoice inside); `what` says what it is instead. */

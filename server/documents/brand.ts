@@ -66,7 +66,7 @@ function colourProblems(brand: Brand): FieldProblem[] {
 /** The body of PUT /brand as a brand (colours in lower case, the font's own name), or a validation error naming every
  * problem: the schema's, and what it cannot say of the fields it let through. */
 export function validateBrand(registry: SchemaRegistry, body: ParsedBody, ctx: BrandContext): Brand {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject();
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject('brand');
   const validate = registry.brandRequest;
   const problems = validate(body) ? [] : toProblems(validate.errors ?? [], 'invoice', 100);
   const named = new Set(problems.map((p) => p.field));

@@ -234,6 +234,11 @@ for (const backend of ['SQLite', 'Redis'] as const) {
       const logo = await putBrand(service, ocean, { logo: 'file:///etc/passwd' });
       expect([logo.status, (logo.body.details as { field: string }[])[0]!.field]).to.deep.equal([400, 'logo']);
       expect(logo.body.message, 'a brand, not a document').to.match(/^Invalid brand: logo cannot be used: /);
+      for (const body of [[], null, 'x']) {
+        const notObject = await putBrand(service, ocean, body);
+        expect(notObject.status).to.equal(400);
+        expect(notObject.body.message, JSON.stringify(body)).to.match(/^The request body must be a JSON object with the brand's fields/);
+      }
       expect(bad.body.message).to.match(/^Invalid brand: /);
       expect(await getBrand(service, ocean)).to.include({ theme: 'modern' }); // a refused PUT changes nothing
       expect((await fetch(`${service.url}/brand`)).status).to.equal(401);
