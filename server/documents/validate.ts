@@ -229,7 +229,7 @@ export function validateDocument(registry: SchemaRegistry, body: ParsedBody): Do
   }
   const schema = registry.get(rawType);
   refuseLongLists(registry, doc);
-  const illegal = illegalCharacterProblems(doc, schema.accepted);
+  const illegal = [...illegalCharacterProblems(doc, schema.accepted), ...inexactNumberProblems(doc)];
   if (!schema.validate(doc) || illegal.length > 0) {
     throw errors.validation([...toProblems(schema.validate.errors ?? [], rawType, MAX_DETAILS), ...illegal].slice(0, MAX_DETAILS));
   }
@@ -237,6 +237,24 @@ export function validateDocument(registry: SchemaRegistry, body: ParsedBody): Do
   const marks = markProblems(made);
   if (marks.length > 0) throw errors.validation(marks);
   return made;
+}
+
+/**
+ * A document number sent as a JSON number that the number no longer holds as sent: an integer beyond 2^53
+ * (12345678901234567890 arrives as 12345678901234567000) or one JSON reads with an exponent (1e21). The schema makes
+ * `number` text, and would print those digits as the document's number: refused, asking for the number as a string.
+ * Read before the schema, whose type coercion turns the number into text.
+ */
+function inexactNumberProblems(doc: Record<string, unknown>): FieldProblem[] {
+  const n = doc.number;
+  if (typeof n !== 'number') return [];
+  if (Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && !/e/i.test(String(n))) return [];
+  return [
+    {
+      field: 'number',
+      message: `number ${String(n)} is not the number as sent: a JSON number keeps integers up to 9007199254740991 exactly; send the number as a string`,
+    },
+  ];
 }
 
 /** The body of POST /status checked against schemas/status-request.json; every problem thrown at once. */

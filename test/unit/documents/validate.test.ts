@@ -152,4 +152,24 @@ describe('document validation (validate.ts)', function () {
     expect(doc.labels).to.deep.equal({ subtotal_title: ' ' });
     expect([doc.custom_fields, doc.payment_methods, doc.preceding_invoices]).to.deep.equal([[], [], []]);
   });
+
+  it('a number sent as a JSON number is refused when it is no longer the number sent; kept as text otherwise', function () {
+    for (const number of [12345678901234567890, 1e21, -9007199254740992, 1.5e-7]) {
+      const found = problems({ ...copy(), number });
+      expect(
+        found.map((p) => p.field),
+        String(number),
+      ).to.deep.equal(['number']);
+      expect(found[0]!.message).to.match(/^number .* is not the number as sent: .*send the number as a string$/);
+    }
+    for (const [number, printed] of [
+      [9007199254740991, '9007199254740991'],
+      [42, '42'],
+      [42.5, '42.5'],
+      ['12345678901234567890', '12345678901234567890'],
+      ['1e21', '1e21'],
+    ] as const) {
+      expect(validateDocument(registry, { ...copy(), number } as never).number, String(number)).to.equal(printed);
+    }
+  });
 });
