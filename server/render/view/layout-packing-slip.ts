@@ -6,7 +6,7 @@ import type { Cell, Column } from './view-types';
 
 export function packingSlipLayout({ doc, totals, fmt, label, line }: LayoutContext): Layout {
   const columns: Column[] = [
-    { key: 'item', label: label('item_header'), align: 'left', width: 'ref' },
+    { key: 'item', label: label('item_header'), align: 'left', width: 'wide' },
     { key: 'description', label: label('description_header'), align: 'left', width: 'wide' },
     { key: 'quantity', label: label('quantity_header'), align: 'right', width: 'qty' },
   ];
