@@ -1,7 +1,7 @@
-// Request clean-up that JSON Schema cannot express, run before validation (docs/decisions.md §1):
-// empty strings and nulls count as absent, the legacy title alias, `fields.*` strings, currency case, and numeric
-// strings read as decimals only in the fields the schemas make numbers, at any depth (found in them,
-// numeric-fields.ts).
+// Request clean-up that JSON Schema cannot express, run before validation (docs/decisions.md §1): empty strings and
+// nulls count as absent, the legacy title alias, `fields.*` strings, currency case, payment URLs of non-ASCII letters
+// in their ASCII form, and numeric strings read as decimals only in the fields the schemas make numbers, at any depth
+// (found in them, numeric-fields.ts).
 // Must not reject anything: every rejection comes from the schemas, so that all problems are reported together.
 import type { NumericShape } from './numeric-fields';
 import type { NumericFields } from './schema-registry';
@@ -117,6 +117,25 @@ function eInvoiceCodes(doc: JsonObject): void {
   }
 }
 
+/** A URL of letters outside ASCII (`https://bücher.de/pay`, an IRI) as the same address in ASCII
+ * (`https://xn--bcher-kva.de/pay`: the host in punycode, the rest percent-encoded, as a browser sends it), so that the
+ * schema's URL check, the printed link and a QR code read it alike; one that is not an absolute URL is left for the
+ * schema to refuse. */
+function asciiUrl(value: Json): Json {
+  if (typeof value !== 'string' || !/[^\x00-\x7f]/.test(value)) return value;
+  try {
+    return new URL(value).href;
+  } catch {
+    return value;
+  }
+}
+
+/** The payment methods' URLs (a payment link's QR code among them) in ASCII. */
+function asciiUrls(doc: JsonObject): void {
+  if (!Array.isArray(doc.payment_methods)) return;
+  for (const method of doc.payment_methods) if (isObject(method) && 'url' in method) method.url = asciiUrl(method.url);
+}
+
 /** A copy of `body` cleaned up for validation (this module's header says how); never rejects anything. */
 export function normalizeRequest(body: JsonObject, numeric: NumericFields): JsonObject {
   const cleaned = dropAbsent(body);
@@ -135,6 +154,7 @@ export function normalizeRequest(body: JsonObject, numeric: NumericFields): Json
   delete doc.invoice_number_title;
 
   fieldToggles(doc);
+  asciiUrls(doc);
   eInvoiceCodes(doc);
   if (typeof doc.currency === 'string') doc.currency = doc.currency.trim().toUpperCase();
   if (typeof doc.type === 'string') doc.type = doc.type.trim().toLowerCase();

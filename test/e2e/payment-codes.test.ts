@@ -130,6 +130,18 @@ describe('payment QR codes on the page (payment_code)', function () {
     expect((await archiveCheck(pdf)).problems).to.deep.equal([]);
   });
 
+  it('link to an address of non-ASCII letters (an IRI): taken, and its QR code reads the same address in ASCII', async function () {
+    const body = {
+      from: 'Bücherstube',
+      to: 'Client',
+      payment_code: 'link',
+      items: [{ name: 'Bücher', quantity: 1, unit_cost: 10 }],
+      payment_methods: [{ type: 'url', name: 'Online bezahlen', url: 'https://bücher.de/zahlung?für=Rechnung-7' }],
+    };
+    const pdf = await postOk(await sharedService(), body);
+    expect(readQr(pagePng(pdf, 150))).to.equal('https://xn--bcher-kva.de/zahlung?f%C3%BCr=Rechnung-7');
+  });
+
   it('no payment_code, no code on the page', async function () {
     const { payment_code: _, ...body } = EPC_REQUEST;
     expect(readQr(pagePng(await postOk(await sharedService(), body), 150))).to.equal(undefined);

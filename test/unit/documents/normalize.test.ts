@@ -204,4 +204,23 @@ describe('request normalization', function () {
       },
     });
   });
+
+  it('writes a payment URL of non-ASCII letters (an IRI) in ASCII, and leaves any other as sent', function () {
+    const urls = (...sent: unknown[]) =>
+      (normalize({ payment_methods: sent.map((url) => ({ type: 'url', name: 'Pay', url })) }).payment_methods as { url: unknown }[]).map(
+        (m) => m.url,
+      );
+    expect(urls('https://bücher.de/pay', 'https://e.com/?x=ä', 'https://例え.jp/支払い')).to.deep.equal([
+      'https://xn--bcher-kva.de/pay',
+      'https://e.com/?x=%C3%A4',
+      'https://xn--r8jz45g.jp/%E6%94%AF%E6%89%95%E3%81%84',
+    ]);
+    // ASCII URLs stay byte for byte (no trailing slash added); what is not a URL is the schema's to refuse.
+    expect(urls('https://pay.example.com', 'https://e.com/a b', 'not a url ä', 42)).to.deep.equal([
+      'https://pay.example.com',
+      'https://e.com/a b',
+      'not a url ä',
+      42,
+    ]);
+  });
 });
