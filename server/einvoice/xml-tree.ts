@@ -111,6 +111,21 @@ export async function parseXmlYielding(xml: string, limits: XmlLimits = DEFAULT_
   return reader.close();
 }
 
+/** CDATA sections (their text added as text), comments and processing instructions counted against their limits. */
+function countMarkup(parser: SaxesParser, limits: XmlLimits, fail: (reason: string) => never, addText: (text: string) => void): void {
+  let cdata = 0;
+  let comments = 0;
+  parser.on('cdata', (text) => {
+    if (++cdata > limits.maxCdata) fail(`it has more than ${limits.maxCdata} CDATA sections`);
+    addText(text);
+  });
+  const comment = (): void => {
+    if (++comments > limits.maxComments) fail(`it has more than ${limits.maxComments} comments and processing instructions`);
+  };
+  parser.on('comment', comment);
+  parser.on('processinginstruction', comment);
+}
+
 /** A parser building the tree from the slices it is written, throwing at the first problem. */
 function treeReader(limits: XmlLimits): { write(text: string): void; close(): XmlNode } {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -148,17 +163,7 @@ function treeReader(limits: XmlLimits): { write(text: string): void; close(): Xm
     if (stack.length > 0) stack[stack.length - 1]!.text += text;
   };
   parser.on('text', addText);
-  let cdata = 0;
-  let comments = 0;
-  parser.on('cdata', (text) => {
-    if (++cdata > limits.maxCdata) fail(`it has more than ${limits.maxCdata} CDATA sections`);
-    addText(text);
-  });
-  const comment = (): void => {
-    if (++comments > limits.maxComments) fail(`it has more than ${limits.maxComments} comments and processing instructions`);
-  };
-  parser.on('comment', comment);
-  parser.on('processinginstruction', comment);
+  countMarkup(parser, limits, fail, addText);
   parser.on('closetag', () => {
     stack.pop();
     inScope.pop();
