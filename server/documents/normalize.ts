@@ -122,7 +122,7 @@ function eInvoiceCodes(doc: JsonObject): void {
  * schema's URL check, the printed link and a QR code read it alike; one that is not an absolute URL is left for the
  * schema to refuse. */
 function asciiUrl(value: Json): Json {
-  if (typeof value !== 'string' || !/[^\x00-\x7f]/.test(value)) return value;
+  if (typeof value !== 'string' || !/[^\p{ASCII}]/u.test(value)) return value;
   try {
     return new URL(value).href;
   } catch {
