@@ -327,6 +327,16 @@ describe('account pages against hostile requests', function () {
     expect((await newKey(a.cookie, a.csrf, { origin: service.url })).status).to.equal(303);
     expect(await service.keys.listKeys('a@example.com')).to.have.length(2);
     expect(await service.keys.listKeys('b@example.com')).to.have.length(0);
+    // No body at all (so no token), with or without a form's content type: refused the same way, never a 404.
+    for (const headers of [{}, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<string, string>[]) {
+      const empty = await fetch(`${service.url}/account/keys`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: a.cookie, origin: service.url, ...headers },
+      });
+      expect(empty.status, JSON.stringify(headers)).to.equal(403);
+    }
+    expect(await service.keys.listKeys('a@example.com')).to.have.length(2);
   });
 
   it('behind a trusted proxy, sign-in limits count each client (X-Forwarded-For), not the proxy', async function () {
