@@ -131,7 +131,7 @@ export const errors = {
   emptyBody(): DomainError {
     return new DomainError('empty_body', 'The request body is empty. Send the document details as JSON or as form fields.');
   },
-  /** `subject`: what the body is (a document, a batch, a brand), for the sentence's example. */
+  /** `subject`: what the body is (a document, a batch's too; a brand), for the sentence's example. */
   notAnObject(subject: 'document' | 'brand' = 'document'): DomainError {
     const example =
       subject === 'brand'

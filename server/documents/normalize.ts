@@ -1,6 +1,6 @@
 // Request clean-up that JSON Schema cannot express, run before validation (docs/decisions.md §1): empty strings and
-// nulls count as absent, the legacy title alias, `fields.*` strings, currency case, payment URLs of non-ASCII letters
-// in their ASCII form, and numeric strings read as decimals only in the fields the schemas make numbers, at any depth
+// nulls count as absent, the legacy title alias, `fields.*` strings, currency case, URLs of non-ASCII letters in their
+// ASCII form, and numeric strings read as decimals only in the fields the schemas make numbers, at any depth
 // (found in them, numeric-fields.ts).
 // Must not reject anything: every rejection comes from the schemas, so that all problems are reported together.
 import type { NumericShape } from './numeric-fields';
@@ -130,10 +130,14 @@ function asciiUrl(value: Json): Json {
   }
 }
 
-/** The payment methods' URLs (a payment link's QR code among them) in ASCII. */
+/** The URLs the schemas check as such, in ASCII: the payment methods' (a payment link's QR code among them) and the
+ * e-invoice attachments' (BT-124). */
 function asciiUrls(doc: JsonObject): void {
-  if (!Array.isArray(doc.payment_methods)) return;
-  for (const method of doc.payment_methods) if (isObject(method) && 'url' in method) method.url = asciiUrl(method.url);
+  const eInvoice = isObject(doc.e_invoice) ? doc.e_invoice : {};
+  for (const list of [doc.payment_methods, eInvoice.attachments]) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) if (isObject(entry) && 'url' in entry) entry.url = asciiUrl(entry.url);
+  }
 }
 
 /** A copy of `body` cleaned up for validation (this module's header says how); never rejects anything. */

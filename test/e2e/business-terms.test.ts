@@ -417,6 +417,12 @@ const CASES: Case[] = [
     ],
   },
   {
+    group: 'BT-124 an external document at an address of non-ASCII letters (an IRI), carried in ASCII',
+    body: {},
+    e_invoice: { embed_pdf: false, attachments: [{ id: 'TS-3', description: 'Belege', url: 'https://bücher.de/belege/für-1' }] },
+    terms: ['BG-24 > BT-122=TS-3', 'BG-24 > BT-124=https://xn--bcher-kva.de/belege/f%C3%BCr-1'],
+  },
+  {
     group: 'BG-25 … BG-32 a line with every term but its allowances and charges',
     body: {
       items: [

@@ -222,5 +222,10 @@ describe('request normalization', function () {
       'not a url ä',
       42,
     ]);
+    // The e-invoice attachments' URLs (BT-124), the other URLs the schemas check, alike.
+    const attached = normalize({ e_invoice: { attachments: [{ id: 'A', url: 'https://bücher.de/a' }, { id: 'B' }] } }).e_invoice as {
+      attachments: { url?: string }[];
+    };
+    expect(attached.attachments.map((a) => a.url)).to.deep.equal(['https://xn--bcher-kva.de/a', undefined]);
   });
 });
