@@ -285,6 +285,15 @@ function withoutBlanks<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * The document number, or undefined for zero: a null or zero value prints no line (docs/api.md), and `number` is
+ * "string or number", so 0 is zero whether it arrives as a JSON number or as text (a form sends only text). The
+ * schema has made it text by now. Other spellings ("00", "0.0") are identifiers as sent and print as they are.
+ */
+function numberShown(number: string | undefined): string | undefined {
+  return number?.trim() === '0' ? undefined : number;
+}
+
 /** The validated body with its defaults, keeping only the fields its type accepts. Blank labels are kept (a label
  * of one space prints no label); any other blank field is dropped. */
 function toDocument(
@@ -315,7 +324,7 @@ function toDocument(
     from: doc.from,
     to: doc.to,
     ship_to: pick('ship_to'),
-    number: pick('number'),
+    number: numberShown(pick('number')),
     currency: pick('currency') ?? 'USD',
     custom_fields: pick('custom_fields') ?? [],
     date: pick('date'),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
+import { pdfText } from '../helpers/pdf';
 import { post, sharedService, startTestService, tempDir, type TestService } from '../helpers/service';
 
 const SELLER = { name: 'Seller GmbH', country: 'DE', vat_id: 'DE123456789', street: 'Hauptstr. 1', city: 'Berlin', postal_code: '10115' };
@@ -108,10 +109,12 @@ describe('e-invoice routes on edge values: unrounded amounts, entity-like text, 
   describe('blank values are absent, never a 500', function () {
     // Before: 500 for number " " (or a line break, or a no-break space) on the three e-invoice routes, and for
     // purchase_order " " and e_invoice.seller.name " " on /ubl.
-    for (const number of [' ', '\n', '\u00a0', ' \t\u2028 ']) {
+    // Zero is absent too: a null or zero value prints no line (before: 0 printed "#0" and made an e-invoice numbered 0).
+    for (const number of [' ', '\n', '\u00a0', ' \t\u2028 ', 0, '0']) {
       it(`number ${JSON.stringify(number)}: a PDF without a number; a 400 naming number on each e-invoice route (BT-1)`, async function () {
         const pdf = await post(service, invoice({ number }));
         expect(pdf.status).to.equal(200);
+        expect(pdfText(new Uint8Array(await pdf.arrayBuffer()))).to.not.match(/#\s*0\b/);
         for (const route of ['/ubl', '/cii', '/factur-x']) {
           const res = await post(service, invoice({ number }), { path: route });
           const json = (await res.json()) as { details: { field: string; message: string }[] };

@@ -153,6 +153,15 @@ describe('document validation (validate.ts)', function () {
     expect([doc.custom_fields, doc.payment_methods, doc.preceding_invoices]).to.deep.equal([[], [], []]);
   });
 
+  it('a zero number, as a JSON number or as text, is no number; other spellings of it are kept as sent', function () {
+    for (const number of [0, '0', ' 0 ', -0]) {
+      expect(validateDocument(registry, { ...copy(), number } as never).number, JSON.stringify(number)).to.equal(undefined);
+    }
+    for (const number of ['00', '0.0', 'INV-0', '10']) {
+      expect(validateDocument(registry, { ...copy(), number } as never).number).to.equal(number);
+    }
+  });
+
   it('a number sent as a JSON number is refused when it is no longer the number sent; kept as text otherwise', function () {
     // 12345678901234567890 as JSON.parse reads it (its last digits lost: what the check is for).
     for (const number of [JSON.parse('12345678901234567890') as number, 1e21, -9007199254740992, 1.5e-7]) {
