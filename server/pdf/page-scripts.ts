@@ -38,7 +38,9 @@ interface PageElement {
   setAttribute(name: string, value: string): void;
   decode?(): Promise<void>;
   remove(): void;
-  style: { paddingTop: string };
+  style: { paddingTop: string; setProperty(name: string, value: string): void };
+  classList: { add(name: string): void };
+  getBoundingClientRect(): { bottom: number };
 }
 interface PageDocument {
   open(): void;
@@ -123,6 +125,18 @@ export async function swapDocument(input: SwapInput): Promise<void> {
       ...added.map((face) => face.load().catch(() => undefined)),
       ...images.map((img) => img.decode?.().catch(() => undefined)),
     ]);
+  }
+  // The totals keep the items' last row with them on the page they start (base.css, .doc-items--reserve): the last
+  // row is made as tall as itself plus the room the totals take below the table, and the totals are drawn back up
+  // into that room. A row is never split, so the totals can no longer begin a page alone; Chromium's break-before:
+  // avoid, which should do it, is not kept once the table has run past a page. The room is measured here (the one
+  // layout this costs is of the screen, whose width is near the paper's; a pixel spare for the difference).
+  const items = doc.querySelector('.doc-items');
+  const totals = doc.querySelector('.doc-items + .doc-totals');
+  if (items && totals) {
+    items.classList.add('doc-items--reserve');
+    const room = totals.getBoundingClientRect().bottom - items.getBoundingClientRect().bottom;
+    body.style.setProperty('--doc-totals-room', `${Math.ceil(room) + 2}px`);
   }
 }
 

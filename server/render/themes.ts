@@ -40,8 +40,8 @@ export class ThemeLoadError extends Error {
   }
 }
 
-/** Set per page by templates/document-style.hbs, not by a theme. */
-const PAGE_TOKENS = new Set(['--font-stack', '--page-margin-right', '--page-margin-bottom', '--page-margin-left']);
+/** Set per page by templates/document-style.hbs, or by the print page itself (pdf/page-scripts.ts), not by a theme. */
+const PAGE_TOKENS = new Set(['--font-stack', '--page-margin-right', '--page-margin-bottom', '--page-margin-left', '--doc-totals-room']);
 const MANIFEST_KEYS = new Set(['name', 'description', 'page_size']);
 
 /** The tokens base.css uses (`var(--name)`) that it does not set itself: every theme must set them. */
