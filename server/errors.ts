@@ -113,13 +113,18 @@ export class DomainError extends Error {
 
 /** How many problems the one-sentence `error` names before it says "and N more". */
 const PROBLEMS_IN_SENTENCE = 3;
+/** How many problems `details` lists at most (a 1,000-line body with every line wrong stays readable); a request with
+ * more is told how many at least. */
+export const MAX_DETAILS = 100;
 
 export const errors = {
   /** `subject`: what was sent (a document, or a brand). */
   validation(details: FieldProblem[], subject = 'document'): DomainError {
     const shown = details.slice(0, PROBLEMS_IN_SENTENCE).map((d) => d.message);
     const more = details.length - shown.length;
-    const sentence = `Invalid ${subject}: ${shown.join('; ')}${more > 0 ? `; and ${more} more (see details)` : ''}.`;
+    // A full list may have left problems out: the count is then a floor.
+    const atLeast = details.length >= MAX_DETAILS ? 'at least ' : '';
+    const sentence = `Invalid ${subject}: ${shown.join('; ')}${more > 0 ? `; and ${atLeast}${more} more (see details)` : ''}.`;
     return new DomainError('validation_failed', sentence, { details });
   },
   malformedJson(reason: string): DomainError {

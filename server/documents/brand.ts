@@ -4,7 +4,7 @@
 // WCAG 2.1 contrast ratio; a font that is not shipped or prints no Latin; a language without a catalogue) and lays a
 // brand under a request. Every problem names its field. Knows no store and no HTTP; the logo is fetched and checked
 // where logos are (logo/), once, when the brand is set.
-import { errors, type FieldProblem } from '../errors';
+import { errors, MAX_DETAILS, type FieldProblem } from '../errors';
 import type { ParsedBody } from './parse-body';
 import type { SchemaRegistry } from './schema-registry';
 import { toProblems } from './validate';
@@ -68,7 +68,7 @@ function colourProblems(brand: Brand): FieldProblem[] {
 export function validateBrand(registry: SchemaRegistry, body: ParsedBody, ctx: BrandContext): Brand {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.notAnObject('brand');
   const validate = registry.brandRequest;
-  const problems = validate(body) ? [] : toProblems(validate.errors ?? [], 'invoice', 100);
+  const problems = validate(body) ? [] : toProblems(validate.errors ?? [], 'invoice', MAX_DETAILS);
   const named = new Set(problems.map((p) => p.field));
   const brand = { ...(body as Brand) };
   const sound = (field: keyof Brand) => typeof brand[field] === 'string' && !named.has(field);

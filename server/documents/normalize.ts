@@ -40,13 +40,15 @@ function dropAbsent(value: Json): Json {
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** A numeric field sent as a string that is not a decimal becomes a value the schema refuses as not a number (ajv
- * would otherwise coerce "0x10" to 16). One too large for a double ("1e400" as text, or 1e400 in JSON, which
+ * would otherwise coerce "0x10" to 16); one of white space only is absent, as blank text is in every other field (a
+ * form's padded empty input). One too large for a double ("1e400" as text, or 1e400 in JSON, which
  * JSON.parse reads as Infinity) becomes the largest double of its sign, which the schema's bounds refuse by name:
  * ajv checks no bound on an infinite number, and a string it coerces to one passes its type check. */
 function decimalsOnly(record: JsonObject, numeric: ReadonlySet<string>): void {
   for (const key of numeric) {
     const v = record[key];
-    if (typeof v === 'string' && !DECIMAL.test(v)) record[key] = { notADecimal: true };
+    if (typeof v === 'string' && /^\s*$/.test(v)) delete record[key];
+    else if (typeof v === 'string' && !DECIMAL.test(v)) record[key] = { notADecimal: true };
     else if ((typeof v === 'string' || typeof v === 'number') && Number.isFinite(Number(v)) === false)
       record[key] = Math.sign(Number(v)) * Number.MAX_VALUE;
   }

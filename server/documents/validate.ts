@@ -1,7 +1,7 @@
 // Turns a parsed request body into a DocumentRequest, or a validation_failed that names every bad field (docs/decisions.md §1).
 // Reads the type, normalizes, validates with the type's compiled schema, and keeps only the fields the type accepts.
 // Must not compute money or format anything.
-import { errors, type FieldProblem } from '../errors';
+import { errors, MAX_DETAILS, type FieldProblem } from '../errors';
 import { listBoundProblems } from './list-bounds';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
 import { normalizeRequest } from './normalize';
@@ -23,9 +23,6 @@ const PATTERN_HINTS: Record<string, string> = {
   text_color: 'must be a colour #rrggbb',
   'stamp.text': 'must be words on one line',
 };
-
-/** The most problems listed in `details`; a 1,000-line body with every line wrong stays readable. */
-const MAX_DETAILS = 100;
 
 const TYPE_WORDS: Record<string, string> = {
   number: 'a number',

@@ -124,6 +124,22 @@ describe('e-invoice routes on edge values: unrounded amounts, entity-like text, 
         }
       });
     }
+    it('a numeric field of white space only is absent, sent as JSON or as a form (before: "tax must be a number")', async function () {
+      const json = await post(service, {
+        from: 'A Ltd',
+        to: 'B Corp',
+        items: [{ name: 'Widget', unit_cost: 10, quantity: ' ' }],
+        tax: '  ',
+        shipping: '\u00a0',
+      });
+      expect(json.status, await json.clone().text()).to.equal(200);
+      const text = pdfText(new Uint8Array(await json.arrayBuffer()));
+      expect(text).to.match(/Total\s+\$10\.00/);
+      expect(text).to.not.match(/Tax|Shipping/);
+      const form = await post(service, 'from=A&to=B&tax=%20%20&items[0][name]=x&items[0][unit_cost]=%20&items[0][quantity]=2');
+      expect(form.status, await form.clone().text()).to.equal(200);
+      expect(pdfText(new Uint8Array(await form.arrayBuffer()))).to.match(/Total\s+\$0\.00/);
+    });
     it('/ubl purchase_order " " and e_invoice.seller.name " ": 200, the seller named by from', async function () {
       const res = await post(service, invoice({ purchase_order: ' ', e_invoice: { seller: { ...SELLER, name: ' ' }, buyer: BUYER } }), {
         path: '/ubl',

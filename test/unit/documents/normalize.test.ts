@@ -88,6 +88,19 @@ describe('request normalization', function () {
     });
   });
 
+  it('a numeric field of white space only is absent, at any depth, as blank text is elsewhere', function () {
+    // A form's padded empty input: before, "tax must be a number" (a 400) where the docs say blank counts as absent.
+    const out = normalize({
+      tax: '  ',
+      shipping: '\u00a0',
+      discounts: '\t\n',
+      amount_paid: '\u2028',
+      notes: ' ',
+      items: [{ name: 'x', quantity: ' ', unit_cost: ' ', allowances: [{ amount: ' ', reason: 'r' }] }],
+    });
+    expect(out).to.deep.equal({ notes: ' ', items: [{ name: 'x', allowances: [{ reason: 'r' }] }] });
+  });
+
   it('makes a number too large for a double the largest double of its sign, for the bounds to refuse by name', function () {
     // "1e400" is a decimal, but Number("1e400") and JSON's 1e400 are Infinity, on which ajv checks no bound.
     const out = normalize({ tax: '1e400', shipping: Infinity, amount_paid: '-1e999', items: [{ name: 'x', unit_cost: -Infinity }] });

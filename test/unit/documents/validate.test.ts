@@ -35,6 +35,15 @@ describe('document validation (validate.ts)', function () {
     registry = projectAssets(LIMITS).schemas;
   });
 
+  function sentenceOf(body: unknown): string {
+    try {
+      validateDocument(registry, body as never);
+    } catch (err) {
+      return (err as DomainError).message;
+    }
+    throw new Error('the request was accepted');
+  }
+
   function problems(body: unknown): FieldProblem[] {
     try {
       validateDocument(registry, body as never);
@@ -116,6 +125,13 @@ describe('document validation (validate.ts)', function () {
     const bad = problems({ ...copy(), items: many(300, { name: 'x', quantity: 'a', unit_cost: 'b' }) });
     expect(bad).to.have.length(100);
     expect(bad[99]!.field).to.equal('items[49].unit_cost');
+    // The sentence says how many more than it names: with the list full, a floor (there were 600 problems).
+    expect(sentenceOf({ ...copy(), items: many(300, { name: 'x', quantity: 'a', unit_cost: 'b' }) })).to.match(
+      /; and at least 97 more \(see details\)\.$/,
+    );
+    expect(sentenceOf({ ...copy(), items: many(3, { name: 'x', quantity: 'a', unit_cost: 'b' }) })).to.match(
+      /; and 3 more \(see details\)\.$/,
+    );
     expect(problems({ ...copy(), items: [] })).to.deep.equal([{ field: 'items', message: 'items must contain at least one line item' }]);
   });
 
