@@ -2,6 +2,7 @@
 // default), every value formatted for the locale, the columns, rows and total lines of the type's layout (the table
 // LAYOUTS below, a module per document family: layout-*.ts) (docs/decisions.md §2, §3, §7).
 // Plain data, no HTML: the templates do the markup and Handlebars does the escaping. Must not compute money.
+import { parseIsoDate } from '../../documents/dates';
 import type { DocumentRequest, DocumentType } from '../../documents/model';
 import type { Totals, Decimal } from '../../money/totals';
 import type { Catalogues } from '../labels/catalogues';
@@ -101,8 +102,9 @@ const LAYOUTS: Readonly<Record<DocumentType, LayoutOf>> = {
   packing_slip: packingSlipLayout,
 };
 
-/** The documents of a period, whose payment_terms is a date. */
-const DATED_TERMS: ReadonlySet<DocumentType> = new Set(['statement', 'timesheet']);
+/** The documents whose payment_terms is a date: a period's start, an estimate's Valid Until. Sent as an ISO date it
+ * prints as the other dates do; any other text prints as sent. */
+const DATED_TERMS: ReadonlySet<DocumentType> = new Set(['statement', 'timesheet', 'estimate']);
 
 export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext): DocumentView {
   const { catalogues, locale } = ctx;
@@ -182,10 +184,11 @@ function detailsOf(
   details.push({ label: label('date_title'), value: doc.date ? fmt.formatDate(doc.date) : fmt.today(ctx.timeZone, ctx.now), nowrap: true });
   details.push(...supplyDetails(doc, line));
   if (doc.payment_terms) {
+    const dated = DATED_TERMS.has(doc.type) && parseIsoDate(doc.payment_terms) !== undefined;
     details.push({
       label: label('payment_terms_title'),
-      value: DATED_TERMS.has(doc.type) ? fmt.formatDate(doc.payment_terms) : doc.payment_terms,
-      nowrap: DATED_TERMS.has(doc.type) || undefined,
+      value: dated ? fmt.formatDate(doc.payment_terms) : doc.payment_terms,
+      nowrap: dated || undefined,
     });
   }
   if (doc.due_date) details.push({ label: label('due_date_title'), value: fmt.formatDate(doc.due_date), nowrap: true });

@@ -97,6 +97,33 @@ describe('document view: columns and totals per type', function () {
     expect(v.details[1]).to.deep.equal({ label: 'Period Start', value: 'Mar 1, 2024', nowrap: true });
   });
 
+  it("an estimate's Valid Until sent as an ISO date prints as a date; other text as sent, free to wrap", function () {
+    const items = [{ name: 'Work', quantity: 1, unit_cost: 10 }];
+    // Before: "2026-12-31" printed as sent under the date "Nov 2, 2026" (and beside a Buddhist-era date in Thai).
+    expect(view({ type: 'estimate', payment_terms: '2026-12-31', items }).details[1]).to.deep.equal({
+      label: 'Valid Until',
+      value: 'Dec 31, 2026',
+      nowrap: true,
+    });
+    expect(view({ type: 'estimate', payment_terms: '30 days from issue', items }).details[1]).to.deep.equal({
+      label: 'Valid Until',
+      value: '30 days from issue',
+      nowrap: undefined,
+    });
+    // A statement's period start that is not a date is text too, free to wrap.
+    expect(view({ type: 'statement', payment_terms: 'the first of March', items }).details[1]).to.deep.equal({
+      label: 'Period Start',
+      value: 'the first of March',
+      nowrap: undefined,
+    });
+    // Quotes keep their payment terms as text, whatever they look like.
+    expect(view({ type: 'quote', payment_terms: '2026-12-31', items }).details[1]).to.deep.equal({
+      label: 'Payment Terms',
+      value: '2026-12-31',
+      nowrap: undefined,
+    });
+  });
+
   it('timesheet with rates: the money columns and the total come back', function () {
     const v = view({ type: 'timesheet', items: [{ name: 'Consulting', quantity: 7.5, unit_cost: 180 }], fields: { tax: '%' }, tax: 20 });
     expect(columns(v)).to.deep.equal(['date:Date', 'item:Description', 'quantity:Hours', 'rate:Rate', 'amount:Amount']);
