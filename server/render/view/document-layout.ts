@@ -36,6 +36,7 @@ export function itemCell(item: DocumentRequest['items'][number], line: LineConte
   return {
     text: item.name ?? item.description ?? '',
     sub: item.name ? item.description : undefined,
+    name: item.name !== undefined || undefined,
     details: lineDetails(item, line),
     align: 'left',
   };

@@ -147,6 +147,7 @@ export function buildView(doc: DocumentRequest, totals: Totals, ctx: ViewContext
     summary,
     columns,
     rows,
+    itemsDescribed: rows.some((row) => row.some((cell) => cell.sub !== undefined)),
     totals: totalLines,
     notes: doc.notes ? { title: label('notes_title'), text: doc.notes } : undefined,
     terms: doc.terms ? { title: label('terms_title'), text: doc.terms } : undefined,

@@ -12,6 +12,8 @@ export interface Cell {
   text: string;
   /** A second, lighter line (the item description). */
   sub?: string;
+  /** The text is the item's name (with or without a description under it). */
+  name?: boolean;
   /** Small lines under the item (identifiers, attributes, period, note: render/view/line-details.ts). */
   details?: string[];
   align: 'left' | 'right';
@@ -75,6 +77,8 @@ export interface DocumentView {
   summary?: LabelledValue;
   columns: Column[];
   rows: Cell[][];
+  /** Some line has a description under its name: then every name is set as a name (in the theme's item weight). */
+  itemsDescribed: boolean;
   totals: TotalLine[];
   notes?: { title: string; text: string };
   terms?: { title: string; text: string };

@@ -31,14 +31,29 @@ describe('own direction (render/fonts/own-direction.ts)', function () {
         { name: 'استشارات', quantity: 1, unit_cost: 10 },
         { name: 'Cafe\u0301', quantity: 1, unit_cost: 10 },
       ]);
-      expect(html).to.include('<td class="align-left doc-multiline">Consulting</td>');
-      expect(html).to.match(/<td class="align-left"><div class="doc-multiline" dir="auto"[^>]*>استشارات<\/div><\/td>/);
-      expect(html).to.match(/<td class="align-left"><div class="doc-multiline" dir="auto"[^>]*>Cafe\u0301<\/div><\/td>/);
+      expect(html).to.include('<td class="align-left doc-multiline doc-item__name doc-item__name--alone">Consulting</td>');
+      expect(html).to.match(
+        /<td class="align-left"><div class="doc-multiline doc-item__name doc-item__name--alone" dir="auto"[^>]*>استشارات<\/div><\/td>/,
+      );
+      expect(html).to.match(
+        /<td class="align-left"><div class="doc-multiline doc-item__name doc-item__name--alone" dir="auto"[^>]*>Cafe\u0301<\/div><\/td>/,
+      );
+      // No line has a description: the names are plain (doc-items--described would set them in the item weight).
+      expect(html).to.include('<table class="doc-items">');
     });
 
     it('a description or details keep the name in a block of its own', async function () {
       const html = await body([{ name: 'Widget', description: 'Blue, large', quantity: 1, unit_cost: 10 }]);
       expect(html).to.include('<div class="doc-item__name">Widget</div><div class="doc-item__description doc-multiline">Blue, large</div>');
+    });
+
+    it('one line with a description: every name of the table in the item weight (before: bold only where described)', async function () {
+      const html = await body([
+        { name: 'Widget', description: 'Blue, large', quantity: 1, unit_cost: 10 },
+        { name: 'Gadget', quantity: 1, unit_cost: 10 },
+      ]);
+      expect(html).to.include('<table class="doc-items doc-items--described">');
+      expect(html).to.include('<td class="align-left doc-multiline doc-item__name doc-item__name--alone">Gadget</td>');
     });
   });
 });
