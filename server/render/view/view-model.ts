@@ -34,6 +34,9 @@ const LONG_WORD = 20;
 
 /** Headings of number columns up to this many characters stay on one line ("Unit Price", "Menge", "Qty X"). */
 const ONE_LINE_HEADING = 16;
+/** Labels of the details and the summary up to this many characters stay on one line ("Customer No.", "Referenced
+ * Invoice", Thai "จำนวนเงินรวมทั้งสิ้น"): a long value beside them would otherwise take the width and break them. */
+const ONE_LINE_LABEL = 20;
 
 /** The smallest printed module (mm). A symbol is 30 mm across unless its modules would be smaller: a long EPC payload
  * (version 13, 77 modules with the quiet zone) at a fixed 30 mm had 0.39 mm modules, about 3 pixels at 200 dpi,
@@ -219,6 +222,7 @@ function longWords(columns: Column[], labelled: LabelledValue[]): void {
   for (const column of columns) if (hasLongWord(column.label)) column.wrap = column.breakLabel = true;
   for (const row of labelled) {
     if (hasLongWord(row.label)) row.breakLabel = true;
+    else if ([...row.label].length <= ONE_LINE_LABEL) row.oneLineLabel = true;
     if (!row.nowrap && hasLongWord(row.value)) row.breakValue = true;
   }
 }

@@ -47,6 +47,8 @@ export interface LabelledValue {
   /** The label or the value has a word longer than LONG_WORD: it may break anywhere (see longWords). */
   breakLabel?: boolean;
   breakValue?: boolean;
+  /** The label is short (at most ONE_LINE_LABEL characters): kept on one line, the value's column gives way. */
+  oneLineLabel?: boolean;
 }
 
 export interface TotalLine extends LabelledValue {

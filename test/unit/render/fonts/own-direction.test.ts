@@ -53,6 +53,8 @@ describe('own direction (render/fonts/own-direction.ts)', function () {
         { name: 'Gadget', quantity: 1, unit_cost: 10 },
       ]);
       expect(html).to.include('<table class="doc-items doc-items--described">');
+      // The details' short labels are kept on one line (a long value beside them took the width and broke them).
+      expect(html).to.match(/<th scope="row" class="doc-nowrap">Date<\/th>/);
       expect(html).to.include('<td class="align-left doc-multiline doc-item__name doc-item__name--alone">Gadget</td>');
     });
   });

@@ -55,12 +55,12 @@ describe('document view: columns and totals per type', function () {
       ['Total Payments', '$1,200,000.00', null],
       ['Balance', '$50,000.00', true],
     ]);
-    expect(v.summary).to.deep.equal({ label: 'Balance', value: '$50,000.00' });
+    expect(v.summary).to.deep.equal({ label: 'Balance', value: '$50,000.00', oneLineLabel: true });
     // The period is printed as dates on a statement.
     expect(v.details).to.deep.equal([
-      { label: 'Date', value: 'Mar 31, 2024', nowrap: true },
-      { label: 'Period Start', value: 'Mar 1, 2024', nowrap: true },
-      { label: 'Period End', value: 'Mar 31, 2024', nowrap: true },
+      { label: 'Date', value: 'Mar 31, 2024', nowrap: true, oneLineLabel: true },
+      { label: 'Period Start', value: 'Mar 1, 2024', nowrap: true, oneLineLabel: true },
+      { label: 'Period End', value: 'Mar 31, 2024', nowrap: true, oneLineLabel: true },
     ]);
   });
 
@@ -93,8 +93,8 @@ describe('document view: columns and totals per type', function () {
       ['Mar 2, 2024', 'Build', '0.25'],
     ]);
     expect(totals(v)).to.deep.equal([['Total Hours', '7.75', true]]);
-    expect(v.summary).to.deep.equal({ label: 'Total Hours', value: '7.75' });
-    expect(v.details[1]).to.deep.equal({ label: 'Period Start', value: 'Mar 1, 2024', nowrap: true });
+    expect(v.summary).to.deep.equal({ label: 'Total Hours', value: '7.75', oneLineLabel: true });
+    expect(v.details[1]).to.deep.equal({ label: 'Period Start', value: 'Mar 1, 2024', nowrap: true, oneLineLabel: true });
   });
 
   it("an estimate's Valid Until sent as an ISO date prints as a date; other text as sent, free to wrap", function () {
@@ -104,23 +104,27 @@ describe('document view: columns and totals per type', function () {
       label: 'Valid Until',
       value: 'Dec 31, 2026',
       nowrap: true,
+      oneLineLabel: true,
     });
     expect(view({ type: 'estimate', payment_terms: '30 days from issue', items }).details[1]).to.deep.equal({
       label: 'Valid Until',
       value: '30 days from issue',
       nowrap: undefined,
+      oneLineLabel: true,
     });
     // A statement's period start that is not a date is text too, free to wrap.
     expect(view({ type: 'statement', payment_terms: 'the first of March', items }).details[1]).to.deep.equal({
       label: 'Period Start',
       value: 'the first of March',
       nowrap: undefined,
+      oneLineLabel: true,
     });
     // Quotes keep their payment terms as text, whatever they look like.
     expect(view({ type: 'quote', payment_terms: '2026-12-31', items }).details[1]).to.deep.equal({
       label: 'Payment Terms',
       value: '2026-12-31',
       nowrap: undefined,
+      oneLineLabel: true,
     });
   });
 
@@ -132,7 +136,7 @@ describe('document view: columns and totals per type', function () {
       ['Tax (20%)', '$270.00', null],
       ['Total', '$1,620.00', true],
     ]);
-    expect(v.summary).to.deep.equal({ label: 'Total', value: '$1,620.00' });
+    expect(v.summary).to.deep.equal({ label: 'Total', value: '$1,620.00', oneLineLabel: true });
   });
 
   it('packing slip: item, description and quantity, the total quantity, no money and no summary', function () {
@@ -155,16 +159,20 @@ describe('document view: columns and totals per type', function () {
 
   it('summaries: the balance on invoices and credit notes, the amount received on receipts, the total elsewhere', function () {
     const items = [{ name: 'a', unit_cost: 100 }];
-    expect(view({ type: 'credit_note', items, amount_refunded: 40 }).summary).to.deep.equal({ label: 'Balance', value: '$60.00' });
+    expect(view({ type: 'credit_note', items, amount_refunded: 40 }).summary).to.deep.equal({
+      label: 'Balance',
+      value: '$60.00',
+      oneLineLabel: true,
+    });
     const receipt = view({ type: 'receipt', items, amount_paid: 100 });
-    expect(receipt.summary).to.deep.equal({ label: 'Amount Received', value: '$100.00' });
+    expect(receipt.summary).to.deep.equal({ label: 'Amount Received', value: '$100.00', oneLineLabel: true });
     expect(receipt.to.title).to.equal('Received From');
     expect(totals(receipt)).to.deep.equal([
       ['Total', '$100.00', false],
       ['Amount Received', '$100.00', null],
       ['Balance', '$0.00', true],
     ]);
-    expect(view({ type: 'quote', items }).summary).to.deep.equal({ label: 'Total', value: '$100.00' });
+    expect(view({ type: 'quote', items }).summary).to.deep.equal({ label: 'Total', value: '$100.00', oneLineLabel: true });
     expect(view({ type: 'purchase_order', items, number: '7' }).title).to.equal('Purchase Order 7');
   });
 

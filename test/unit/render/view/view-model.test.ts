@@ -57,7 +57,7 @@ describe('document view: invoices', function () {
       ['Amount Paid', '$1,000.00', null],
       ['Balance', '$1,208,649.22', true],
     ]);
-    expect(v.summary).to.deep.equal({ label: 'Balance', value: '$1,208,649.22' });
+    expect(v.summary).to.deep.equal({ label: 'Balance', value: '$1,208,649.22', oneLineLabel: true });
     expect(v.title).to.equal('Invoice 2024-0042');
     expect(v.number).to.deep.equal({ label: '#', value: '2024-0042' });
   });
@@ -125,7 +125,7 @@ describe('document view: invoices', function () {
     expect(de.lang).to.equal('de-DE');
     expect(de.header).to.equal('RECHNUNG');
     expect(de.title).to.equal('Rechnung');
-    expect(de.details).to.deep.equal([{ label: 'Datum', value: '06.03.2024', nowrap: true }]);
+    expect(de.details).to.deep.equal([{ label: 'Datum', value: '06.03.2024', nowrap: true, oneLineLabel: true }]);
     expect(de.columns.map((c) => c.label)).to.deep.equal(['Artikel', 'Menge', 'Einzelpreis', 'Betrag']);
     expect(de.rows[1]!.map((c) => c.text)).to.deep.equal(['API calls', '0', '0,0013\u00a0€', '0,00\u00a0€']);
     expect(totals(de)[1]).to.deep.equal(['MwSt. (19\u00a0%)', '234.548,90\u00a0€', null]);
@@ -138,11 +138,16 @@ describe('document view: invoices', function () {
   });
 
   it("prints today's date in the configured time zone when the request has none", function () {
-    expect(view({ items: [{ name: 'a' }] }).details[0]).to.deep.equal({ label: 'Date', value: 'Nov 24, 2026', nowrap: true });
+    expect(view({ items: [{ name: 'a' }] }).details[0]).to.deep.equal({
+      label: 'Date',
+      value: 'Nov 24, 2026',
+      nowrap: true,
+      oneLineLabel: true,
+    });
     expect(view({ items: [{ name: 'a' }], date: 'Upon receipt' }).details[0]!.value).to.equal('Upon receipt');
   });
 
-  it('lets a label, heading or value with a word over 20 characters break anywhere; dates never', function () {
+  it('lets a label, heading or value with a word over 20 characters break anywhere; dates never; short labels on one line', function () {
     const v = view({
       items: [{ name: 'a' }],
       date_title: 'Date of issue according to the contract',
@@ -155,18 +160,19 @@ describe('document view: invoices', function () {
       amount_header: 'A'.repeat(21),
       quantity_header: 'Number of units delivered to the site',
     });
-    const flags = (row: { breakLabel?: boolean; breakValue?: boolean; nowrap?: boolean }) => [
+    const flags = (row: { breakLabel?: boolean; breakValue?: boolean; nowrap?: boolean; oneLineLabel?: boolean }) => [
       !!row.breakLabel,
       !!row.breakValue,
       !!row.nowrap,
+      !!row.oneLineLabel,
     ];
     expect(v.details.map(flags)).to.deep.equal([
-      [false, false, true], // a phrase of short words, and a date
-      [true, true, false], // 21 Qs, and a 34-character reference
-      [true, false, true], // a date, whatever its label
-      [false, false, false],
+      [false, false, true, false], // a phrase of short words (over 20 characters: it may wrap), and a date
+      [true, true, false, false], // 21 Qs, and a 34-character reference
+      [true, false, true, false], // a date, whatever its label
+      [false, false, false, true], // "Purchase Order": a short label stays on one line beside a long value
     ]);
-    expect(flags(v.summary!)).to.deep.equal([true, false, false]);
+    expect(flags(v.summary!)).to.deep.equal([true, false, false, false]);
     const columns = Object.fromEntries(v.columns.map((c) => [c.key, [!!c.wrap, !!c.breakLabel]]));
     expect(columns).to.deep.include({ amount: [true, true], quantity: [true, false], item: [false, false] });
   });
