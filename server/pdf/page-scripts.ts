@@ -40,7 +40,7 @@ interface PageElement {
   remove(): void;
   style: { paddingTop: string; setProperty(name: string, value: string): void };
   classList: { add(name: string): void };
-  getBoundingClientRect(): { bottom: number };
+  getBoundingClientRect(): { bottom: number; height: number };
 }
 interface PageDocument {
   open(): void;
@@ -56,6 +56,7 @@ interface PageDocument {
   createElement(tag: string): PageElement;
   getElementById(id: string): PageElement | null;
   querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
 }
 // The page's own globals, as these functions see them when they run there (they are sent as source text): declared
 // for this module only, so that the server's program knows nothing of a DOM.
@@ -137,6 +138,15 @@ export async function swapDocument(input: SwapInput): Promise<void> {
     items.classList.add('doc-items--reserve');
     const room = totals.getBoundingClientRect().bottom - items.getBoundingClientRect().bottom;
     body.style.setProperty('--doc-totals-room', `${Math.ceil(room) + 2}px`);
+  }
+  // A row is kept whole on a page (base.css), unless it is taller than a third of a page (the pixels below: a third
+  // of A4's or Letter's text height, near enough): kept whole, it went to the next page and left the page before
+  // it blank below the header, then was split all the same. Such a row may break between its lines.
+  const TALL_ROW_PX = 320;
+  if (items && items.getBoundingClientRect().height > TALL_ROW_PX) {
+    for (const row of doc.querySelectorAll('.doc-items tbody tr')) {
+      if (row.getBoundingClientRect().height > TALL_ROW_PX) row.classList.add('doc-item--tall');
+    }
   }
 }
 

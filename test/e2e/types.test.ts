@@ -162,6 +162,34 @@ describe('long documents', function () {
       expect(lastPage, `${n} lines: a row goes with the totals`).to.match(/Line \d+/);
     }
   });
+  it('a row taller than a third of a page starts under the header on the first page and breaks between its lines', async function () {
+    this.timeout(60000);
+    const service = await sharedService();
+    // Before: kept whole, a row of 90 description lines went to page 2 and left page 1 blank below the details, then
+    // was split across pages 2 and 3 all the same. A short row stays whole wherever it falls.
+    const description = Array.from({ length: 90 }, (_, i) => `Step ${i + 1}: check.`).join('\n');
+    const pdf = await render(service, {
+      type: 'work_order',
+      from: 'Acme Services\n1 Road',
+      to: 'Client Ltd',
+      number: 'WO-1',
+      items: [
+        { name: 'Inspection programme', description, quantity: 1, unit_cost: 150 },
+        { name: 'Call-out', description: 'Line one\nLine two\nLine three', quantity: 1, unit_cost: 40 },
+      ],
+    });
+    const first = pageText(pdf, 1);
+    expect(first).to.contain('Inspection programme');
+    expect(first).to.match(/Step 1: check/);
+    const lines = pdfText(pdf)
+      .split('\n')
+      .filter((l) => /Step \d+:/.test(l));
+    expect(lines, 'every step printed once').to.have.length(90);
+    // The short row is whole on one page.
+    const pages = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pageText(pdf, i + 1));
+    expect(pages.filter((p) => /Call-out[\s\S]*Line one[\s\S]*Line three/.test(p))).to.have.length(1);
+  });
+
   it('the totals never start a page alone once the table has run past a page (a row always goes with them)', async function () {
     this.timeout(120000);
     const service = await sharedService();
