@@ -263,6 +263,8 @@ function registerHelpers(hbs: typeof Handlebars): void {
   // `{{dirOf text}}`: ` dir="auto"` on a block whose text needs its own direction or clip (fonts/own-direction.ts), and
   // `(ownCell cell)`: an item's cell whose text can be the cell's own content, with no block inside it.
   hbs.registerHelper('dirOf', (text: unknown) => (needsOwnDirection(String(text ?? '')) ? new hbs.SafeString(' dir="auto"') : ''));
+  // `(paragraphs text)`: the text's lines, each a paragraph of its own (notes and terms: kept whole when short).
+  hbs.registerHelper('paragraphs', (text: unknown) => String(text ?? '').split('\n'));
   hbs.registerHelper('ownCell', (cell: Cell) => !cell.details?.length && !cell.adjustment && !needsOwnDirection(cell.text));
 }
 

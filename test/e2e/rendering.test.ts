@@ -199,6 +199,31 @@ describe('rendering (real Chromium)', function () {
     expect(termsPage!.words.filter((w) => w.text === 'Term').length).to.equal(4);
   });
 
+  it('a paragraph of notes of up to five lines is never split between pages, wherever the page ends', async function () {
+    this.timeout(120000);
+    // Each line sent is a paragraph: before, the notes were one block and a page could end inside any of them (a bank's
+    // details cut between "IBAN DE89 3704 0044 0532 0130" and "00"). Twelve paragraphs of two to three lines, moved
+    // down the page a line at a time by the items above them.
+    const filler = 'Please quote the document number with every payment; our bank details follow below this line';
+    const notes = Array.from({ length: 12 }, (_, i) => `Pa${i} ${filler} ${filler.slice(0, 40 + i * 10)} Pz${i}`).join('\n');
+    let split = 0;
+    let broken = 0;
+    for (let n = 8; n <= 26; n++) {
+      const items = Array.from({ length: n }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1, unit_cost: 10 }));
+      const pdf = await pdfOf(service, { ...BASE, items, notes });
+      const pages = wordBoxes(pdf).map((page) => new Set(page.words.map((w) => w.text)));
+      const pageOf = (word: string) => pages.findIndex((words) => words.has(word));
+      for (let i = 0; i < 12; i++) {
+        expect(pageOf(`Pa${i}`), `${n} lines: paragraph ${i} printed`).to.be.at.least(0);
+        if (pageOf(`Pa${i}`) !== pageOf(`Pz${i}`)) split++;
+      }
+      if (pages.length > 1 && pageOf('Pa0') !== pageOf('Pz11')) broken++;
+    }
+    // The notes did run over a page break in the sweep, and never inside a paragraph.
+    expect(broken, 'sweeps where the notes cross a page').to.be.at.least(5);
+    expect(split, 'paragraphs split between pages').to.equal(0);
+  });
+
   it('prints HTML in any field as text, runs no script, and no request leaves the page', async function () {
     const before = service.pdf.stats().blockedRequests;
     const pdf = await pdfOf(service, {
