@@ -127,21 +127,28 @@ export async function swapDocument(input: SwapInput): Promise<void> {
       ...images.map((img) => img.decode?.().catch(() => undefined)),
     ]);
   }
-  // The totals keep the items' last row with them on the page they start (base.css, .doc-items--reserve): the last
-  // row is made as tall as itself plus the room the totals take below the table, and the totals are drawn back up
-  // into that room. A row is never split, so the totals can no longer begin a page alone; Chromium's break-before:
-  // avoid, which should do it, is not kept once the table has run past a page. The room is measured here (the one
-  // layout this costs is of the screen, whose width is near the paper's; a pixel spare for the difference).
+}
+
+/**
+ * Before the print of a document that may run past a page (print-page.ts decides), what the page's layout must know
+ * in advance. The totals keep the items' last row with them on the page they start (base.css, .doc-items--reserve):
+ * the last row is made as tall as itself plus the room the totals take below the table, and the totals are drawn
+ * back up into that room; a row is never split, so the totals can no longer begin a page alone (Chromium's
+ * break-before: avoid, which should do it, is not kept once the table has run past a page). And a row is kept whole
+ * on a page unless it is taller than a third of a page (the pixels below: a third of A4's or Letter's text height,
+ * near enough): kept whole, it went to the next page and left the page before it blank below the header, then was
+ * split all the same; such a row may break between its lines. Measured on the screen's layout, whose width is near
+ * the paper's (a pixel spare for the difference): the one layout this costs.
+ */
+export async function measureLayout(): Promise<void> {
+  const doc = document;
   const items = doc.querySelector('.doc-items');
   const totals = doc.querySelector('.doc-items + .doc-totals');
   if (items && totals) {
     items.classList.add('doc-items--reserve');
     const room = totals.getBoundingClientRect().bottom - items.getBoundingClientRect().bottom;
-    body.style.setProperty('--doc-totals-room', `${Math.ceil(room) + 2}px`);
+    doc.body.style.setProperty('--doc-totals-room', `${Math.ceil(room) + 2}px`);
   }
-  // A row is kept whole on a page (base.css), unless it is taller than a third of a page (the pixels below: a third
-  // of A4's or Letter's text height, near enough): kept whole, it went to the next page and left the page before
-  // it blank below the header, then was split all the same. Such a row may break between its lines.
   const TALL_ROW_PX = 320;
   if (items && items.getBoundingClientRect().height > TALL_ROW_PX) {
     for (const row of doc.querySelectorAll('.doc-items tbody tr')) {

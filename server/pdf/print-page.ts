@@ -10,7 +10,16 @@
 import type { Page, Protocol } from 'puppeteer';
 import type { DevToolsCalls } from './direct-calls';
 import { randomUUID } from 'node:crypto';
-import { holdPart, markPageBottom, settlePageBottom, swapDocument, writeDocument, type HeldText, type SwapInput } from './page-scripts';
+import {
+  holdPart,
+  markPageBottom,
+  measureLayout,
+  settlePageBottom,
+  swapDocument,
+  writeDocument,
+  type HeldText,
+  type SwapInput,
+} from './page-scripts';
 import { PAGE_MARGIN_IN, PAPER, type PageSize } from '../documents/paper';
 
 export interface PrintOptions {
@@ -64,6 +73,13 @@ export const STREAM_ABOVE_CHARS = 48 * 1024;
 /** The stream's chunk: the pipe's own size read faster than Chromium's default (about a megabyte) and than 32, 48,
  * 96, 256 and 512 KiB, over alternating runs on the 1,000-line statement (within the noise of one another at best). */
 const STREAM_CHUNK_BYTES = 64 * 1024;
+/**
+ * A document whose body is longer than this may run past its first page: the print page measures its layout before
+ * printing it (page-scripts.ts measureLayout: the totals' room, tall rows), a screen layout that costs about a tenth of
+ * a one-page invoice's print. A shorter one (the reference's invoices are 2-4 KB, a one-page invoice of 30 lines about
+ * 9 KB) is printed at once, and measured and printed again only if it did run past a page.
+ */
+export const MEASURE_ABOVE_CHARS = 6 * 1024;
 
 export async function printPage(
   page: Page,
@@ -87,13 +103,23 @@ export async function printPage(
   // A whole page counts its frame and fonts too (only the benchmark and tools write whole pages).
   const printing = printingOf(options, typeof content === 'string' ? content.length : content.body.length);
   try {
-    if (typeof content === 'string') await guard(writeWhole(session, content, state));
-    else {
-      const swap = await guard(prepareSwap(session, content, state));
-      if (!options.pageBottom && readyAtOnce(swap, content)) return await swapAndPrint(session, swap, printing, guard);
-      await guard(evaluateIn(session, swapDocument, swap));
+    if (typeof content === 'string') {
+      await guard(writeWhole(session, content, state));
+      return await print(session, printing, guard);
     }
-    return await (options.pageBottom ? printOnPageBottom(session, printing, guard) : print(session, printing, guard));
+    const swap = await guard(prepareSwap(session, content, state));
+    const measureFirst = options.pageBottom === true || content.body.length > MEASURE_ABOVE_CHARS;
+    let pdf: Uint8Array;
+    if (!options.pageBottom && readyAtOnce(swap, content)) pdf = await swapAndPrint(session, swap, printing, guard, measureFirst);
+    else {
+      await guard(evaluateIn(session, swapDocument, swap));
+      if (measureFirst) await guard(evaluateIn(session, measureLayout, undefined));
+      pdf = await (options.pageBottom ? printOnPageBottom(session, printing, guard) : print(session, printing, guard));
+    }
+    if (measureFirst || !morePagesThanOne(pdf)) return pdf;
+    // A short document that ran past a page all the same (a long word, large text): measured, and printed again.
+    await guard(evaluateIn(session, measureLayout, undefined));
+    return await print(session, printing, guard);
   } finally {
     // One listener per print, removed after it: a page prints a hundred documents before it is replaced.
     page.off('error', onCrash!);
@@ -140,6 +166,21 @@ function pointsBelowMarker(pdf: Uint8Array): number | undefined {
 }
 
 /** The pages of one of Chromium's PDFs (each a plain `/Type /Page` dictionary). */
+/**
+ * Whether Chromium's `pdf` has more than one page, read from the first page-tree node in it: Skia builds the tree
+ * bottom up and never makes a node of one child, so only a one-page document has a node of /Count 1. The node is
+ * near the start (after the page objects), where counting every page object would read the whole file.
+ */
+function morePagesThanOne(pdf: Uint8Array): boolean {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const at = bytes.indexOf(PAGES_COUNT);
+  if (at === -1) return pageCount(pdf) > 1;
+  const digit = bytes[at + PAGES_COUNT.length];
+  const next = bytes[at + PAGES_COUNT.length + 1];
+  return digit !== 0x31 || (next !== undefined && next >= 0x30 && next <= 0x39);
+}
+const PAGES_COUNT = Buffer.from('/Type /Pages\n/Count ', 'latin1');
+
 function pageCount(pdf: Uint8Array): number {
   return (
     Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
@@ -207,12 +248,21 @@ function readyAtOnce(swap: SwapInput, doc: PrintDocument): boolean {
  * checked: the page's title for this print is a nonce (the PDF's real title is written by archive.ts), which Chromium
  * writes into the PDF it prints, so a print that ran before the swap would be known, and printed again after it.
  */
-async function swapAndPrint(session: DevToolsCalls, swap: SwapInput, options: Printing, guard: Guard): Promise<Uint8Array> {
+async function swapAndPrint(
+  session: DevToolsCalls,
+  swap: SwapInput,
+  options: Printing,
+  guard: Guard,
+  measure: boolean,
+): Promise<Uint8Array> {
   const nonce = randomUUID();
   const swapped = guard(evaluateIn(session, swapDocument, { ...swap, title: nonce }));
+  // The measurement between them, in the same order: nothing in the swap waits, so each runs whole before the next.
+  const measured = measure ? guard(evaluateIn(session, measureLayout, undefined)) : undefined;
   const printed = print(session, options, guard);
-  const [swapDone, pdf] = await Promise.allSettled([swapped, printed]);
+  const [swapDone, measureDone, pdf] = await Promise.allSettled([swapped, measured, printed]);
   if (swapDone.status === 'rejected') throw swapDone.reason;
+  if (measureDone.status === 'rejected') throw measureDone.reason;
   if (pdf.status === 'rejected') throw pdf.reason;
   return printedAfter(pdf.value, nonce) ? pdf.value : print(session, options, guard);
 }

@@ -15,6 +15,7 @@ import {
   newResidentState,
   printPage,
   partLength,
+  MEASURE_ABOVE_CHARS,
   STREAM_ABOVE_CHARS,
   type PrintDocument,
   type ResidentState,
@@ -109,8 +110,8 @@ describe('long documents on a resident page (sent in parts, read back as a strea
     const { body, split } = longBody('ALPHA', 12000);
     expect(body.length).to.be.greaterThan(2 * partLength(body));
     const { pdf, methods } = await print({ ...short, body });
-    // One message per part, then the swap (the page holds the frame and its fonts).
-    expect(count(methods, 'Runtime.evaluate')).to.equal(Math.ceil(body.length / partLength(body)) + 1);
+    // One message per part, then the swap (the page holds the frame and its fonts), then the measurement of a long body.
+    expect(count(methods, 'Runtime.evaluate')).to.equal(Math.ceil(body.length / partLength(body)) + 2);
     expect(count(methods, 'IO.read')).to.be.at.least(1);
     // Asked with its swap, and known by its nonce: printed once.
     expect(count(methods, 'Page.printToPDF')).to.equal(1);
@@ -140,13 +141,27 @@ describe('long documents on a resident page (sent in parts, read back as a strea
     expect(pdfPageCount(pdf)).to.equal(1);
   });
 
+  it('a short body that runs past a page is measured and printed again; one that fits is printed once, unmeasured', async function () {
+    // 40 short rows make a body under MEASURE_ABOVE_CHARS that fills more than a page.
+    const rows = Array.from({ length: 40 }, (_, i) => `<p>DELTA-${i}</p>`).join('');
+    const body = short.body.replace('SHORTITEM', `SHORTITEM</td></tr></tbody></table>${rows}<table><tbody><tr><td>`);
+    expect(body.length).to.be.at.most(MEASURE_ABOVE_CHARS);
+    const long = await print({ ...short, body: body.replace(/<p>/g, '<p style="height:40px">') });
+    expect(pdfPageCount(long.pdf)).to.be.greaterThan(1);
+    expect(long.methods).to.deep.equal(['Runtime.evaluate', 'Page.printToPDF', 'Runtime.evaluate', 'Page.printToPDF']);
+    const once = await print(short);
+    expect(pdfPageCount(once.pdf)).to.equal(1);
+    expect(once.methods).to.deep.equal(['Runtime.evaluate', 'Page.printToPDF']);
+  });
+
   it('streams a document between the two limits, sent in one message', async function () {
     const lines = Array.from({ length: 5000 }, (_, i) => `<p>CHARLIE-ROW-${i}</p>`).join('');
     const body = lines.slice(0, lines.lastIndexOf('<p>', partLength(lines)));
     expect(body.length).to.be.above(STREAM_ABOVE_CHARS).and.at.most(partLength(body));
     const { pdf, methods } = await print({ ...short, body });
-    expect(methods[0]).to.equal('Runtime.evaluate');
-    expect(count(methods, 'Runtime.evaluate')).to.equal(1);
+    // The swap, then the measurement (a body over MEASURE_ABOVE_CHARS), then the print.
+    expect(methods.slice(0, 2)).to.deep.equal(['Runtime.evaluate', 'Runtime.evaluate']);
+    expect(count(methods, 'Runtime.evaluate')).to.equal(2);
     expect(count(methods, 'IO.read')).to.be.at.least(1);
     expect(count(methods, 'Page.printToPDF')).to.equal(1);
     expect(pdfText(pdf)).to.contain('CHARLIE-ROW-0\n').and.not.contain('BRAVO');
