@@ -64,6 +64,7 @@ declare const document: PageDocument;
 /** The page's global object, where long texts wait in parts for swapDocument. */
 declare const window: HeldTexts;
 declare function addEventListener(type: 'load', listener: () => void, options: { once: boolean }): void;
+declare function getComputedStyle(element: PageElement): { lineHeight: string };
 
 /** Replaces the page's whole document, then waits for its load event and its fonts. */
 export async function writeDocument(html: string): Promise<void> {
@@ -142,18 +143,23 @@ export async function swapDocument(input: SwapInput): Promise<void> {
  */
 export async function measureLayout(): Promise<void> {
   const doc = document;
+  const TALL_ROW_PX = 320;
+  // Everything is read from one layout, as the document stands, before any class below changes it.
   const items = doc.querySelector('.doc-items');
   const totals = doc.querySelector('.doc-items + .doc-totals');
+  const rows = items && items.getBoundingClientRect().height > TALL_ROW_PX ? [...doc.querySelectorAll('.doc-items tbody tr')] : [];
+  const tall = rows.filter((row) => row.getBoundingClientRect().height > TALL_ROW_PX);
+  const paragraphs = [...doc.querySelectorAll('.doc-note__para')];
+  const lineHeight = paragraphs.length > 0 ? parseFloat(getComputedStyle(paragraphs[0]!).lineHeight) : 0;
+  const whole = paragraphs.filter((p) => p.getBoundingClientRect().height <= lineHeight * 5.5);
+  // The table's rule and the gap below it move into the totals with the class (a pixel or two): three spare.
+  const room = items && totals ? totals.getBoundingClientRect().bottom - items.getBoundingClientRect().bottom + 3 : 0;
+  for (const row of tall) row.classList.add('doc-item--tall');
+  // Paragraphs of up to five lines are kept whole: Chromium's orphans and widows let a four-line one split 3 + 1.
+  for (const p of whole) p.classList.add('doc-note__para--whole');
   if (items && totals) {
     items.classList.add('doc-items--reserve');
-    const room = totals.getBoundingClientRect().bottom - items.getBoundingClientRect().bottom;
-    doc.body.style.setProperty('--doc-totals-room', `${Math.ceil(room) + 2}px`);
-  }
-  const TALL_ROW_PX = 320;
-  if (items && items.getBoundingClientRect().height > TALL_ROW_PX) {
-    for (const row of doc.querySelectorAll('.doc-items tbody tr')) {
-      if (row.getBoundingClientRect().height > TALL_ROW_PX) row.classList.add('doc-item--tall');
-    }
+    doc.body.style.setProperty('--doc-totals-room', `${Math.ceil(room)}px`);
   }
 }
 

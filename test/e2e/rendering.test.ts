@@ -202,10 +202,14 @@ describe('rendering (real Chromium)', function () {
   it('a paragraph of notes of up to five lines is never split between pages, wherever the page ends', async function () {
     this.timeout(120000);
     // Each line sent is a paragraph: before, the notes were one block and a page could end inside any of them (a bank's
-    // details cut between "IBAN DE89 3704 0044 0532 0130" and "00"). Twelve paragraphs of two to three lines, moved
+    // details cut between "IBAN DE89 3704 0044 0532 0130" and "00"; and Chromium's orphans and widows alone let a
+    // four-line one split 3 + 1, so those of up to five lines are kept whole). Twelve paragraphs of two to five lines, moved
     // down the page a line at a time by the items above them.
     const filler = 'Please quote the document number with every payment; our bank details follow below this line';
-    const notes = Array.from({ length: 12 }, (_, i) => `Pa${i} ${filler} ${filler.slice(0, 40 + i * 10)} Pz${i}`).join('\n');
+    const notes = Array.from(
+      { length: 12 },
+      (_, i) => `Pa${i} ${`${filler} `.repeat(1 + (i % 4))}${filler.slice(0, 40 + i * 10)} Pz${i}`,
+    ).join('\n');
     let split = 0;
     let broken = 0;
     for (let n = 8; n <= 26; n++) {
