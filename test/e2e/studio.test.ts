@@ -103,7 +103,10 @@ const NOTES =
 async function previewLines(page: Page, marker: string): Promise<string[]> {
   return page.evaluate((marker) => {
     const doc = (document.getElementById('html') as HTMLIFrameElement).contentDocument!;
-    const block = [...doc.querySelectorAll('.doc-multiline')].find((e) => e.textContent?.includes(marker));
+    // The block of text itself (a paragraph of the notes, inside their .doc-multiline), whose first child is the text.
+    const block = [...doc.querySelectorAll('.doc-multiline, .doc-note__para')].find(
+      (e) => e.textContent?.includes(marker) && e.firstChild?.nodeType === Node.TEXT_NODE,
+    );
     const node = block?.firstChild;
     if (!node) return [];
     const text = node.textContent ?? '';
