@@ -138,8 +138,9 @@ export async function swapDocument(input: SwapInput): Promise<void> {
  * break-before: avoid, which should do it, is not kept once the table has run past a page). And a row is kept whole
  * on a page unless it is taller than a third of a page (the pixels below: a third of A4's or Letter's text height,
  * near enough): kept whole, it went to the next page and left the page before it blank below the header, then was
- * split all the same; such a row may break between its lines. Measured on the screen's layout, whose width is near
- * the paper's (a pixel spare for the difference): the one layout this costs.
+ * split all the same; such a row may break between its lines. And a paragraph of the notes or terms of up to five
+ * lines is kept whole. Measured on the screen's layout, whose width is near the paper's (pixels spare for the
+ * difference): the one layout this costs.
  */
 export async function measureLayout(): Promise<void> {
   const doc = document;
