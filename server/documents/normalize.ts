@@ -36,6 +36,10 @@ function dropAbsent(value: Json): Json {
   return value;
 }
 
+/** Text of white space only (spaces, line breaks, no-break spaces, …): absent wherever it is sent (validate.ts drops
+ * it from every field but the labels after the schema; a numeric field's is dropped here, before it). */
+export const BLANK = /^\s*$/;
+
 /** A number sent as text is read as a decimal, nothing else (no 0x10, 0b11, 0o17, Infinity). */
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
@@ -47,7 +51,7 @@ const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 function decimalsOnly(record: JsonObject, numeric: ReadonlySet<string>): void {
   for (const key of numeric) {
     const v = record[key];
-    if (typeof v === 'string' && /^\s*$/.test(v)) delete record[key];
+    if (typeof v === 'string' && BLANK.test(v)) delete record[key];
     else if (typeof v === 'string' && !DECIMAL.test(v)) record[key] = { notADecimal: true };
     else if ((typeof v === 'string' || typeof v === 'number') && Number.isFinite(Number(v)) === false)
       record[key] = Math.sign(Number(v)) * Number.MAX_VALUE;

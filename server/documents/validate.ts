@@ -4,7 +4,7 @@
 import { errors, MAX_DETAILS, type FieldProblem } from '../errors';
 import { listBoundProblems } from './list-bounds';
 import { DOCUMENT_TYPES, LABEL_KEYS, isDocumentType, type DocumentRequest, type DocumentType } from './model';
-import { normalizeRequest } from './normalize';
+import { BLANK, normalizeRequest } from './normalize';
 import { markProblems, stampOf } from './marks';
 import { DEFAULT_THEME } from './theme-ids';
 import type { ParsedBody } from './parse-body';
@@ -265,9 +265,6 @@ export function validateStatusRequest(registry: SchemaRegistry, body: ParsedBody
   }
   return request;
 }
-
-/** Text of white space only (spaces, line breaks, no-break spaces, …). */
-const BLANK = /^\s*$/;
 
 /**
  * `value` without blank strings, at any depth: a blank optional field counts as absent, as an empty one does

@@ -165,7 +165,6 @@ function pointsBelowMarker(pdf: Uint8Array): number | undefined {
   return lowest;
 }
 
-/** The pages of one of Chromium's PDFs (each a plain `/Type /Page` dictionary). */
 /**
  * Whether Chromium's `pdf` has more than one page, read from the first page-tree node in it: Skia builds the tree
  * bottom up and never makes a node of one child, so only a one-page document has a node of /Count 1. The node is
@@ -181,6 +180,7 @@ function morePagesThanOne(pdf: Uint8Array): boolean {
 }
 const PAGES_COUNT = Buffer.from('/Type /Pages\n/Count ', 'latin1');
 
+/** The pages of one of Chromium's PDFs (each a plain `/Type /Page` dictionary). */
 function pageCount(pdf: Uint8Array): number {
   return (
     Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
